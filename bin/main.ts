@@ -1,0 +1,38 @@
+/**
+ * The `tondex` CLI: one binary, one subcommand per task. Each subcommand module exports
+ * `run(args, io)` and returns the process exit code; this file only dispatches.
+ */
+import type { CliIo } from "./io.ts";
+import { processIo } from "./io.ts";
+
+type Command = {
+  summary: string;
+  load: () => Promise<{ run: (args: string[], io: CliIo) => Promise<number> }>;
+};
+
+const commands: Record<string, Command> = {
+  amm: {
+    summary: "compute AMM cases (swap, reverse swap, liquidity) for every pool type; --check compares",
+    load: () => import("./commands/amm.ts"),
+  },
+};
+
+function usage(): string {
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  return `usage: tondex <command> [args]\n\ncommands:\n${lines.join("\n")}\n\nRun 'tondex <command> --help' for details.\n`;
+}
+
+export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    io.stdout(usage());
+    return name === undefined ? 2 : 0;
+  }
+  const command = commands[name];
+  if (command === undefined) {
+    io.stderr(`tondex: unknown command '${name}'\n\n${usage()}`);
+    return 2;
+  }
+  const mod = await command.load();
+  return mod.run(rest, io);
+}
