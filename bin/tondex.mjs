@@ -4,5 +4,12 @@
 import { register } from "tsx/esm/api";
 
 register();
+// A closed pipe (`tondex amm file | head`) is a normal way for a reader to stop: exit quietly.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (e) => {
+    if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+}
 const { main } = await import("./main.ts");
 process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,127 @@
+/**
+ * Weighted stableswap (contracts.md §3.9.7): invariant K = a·(x + r·y) + x^p·(r·y)^q with p = w0,
+ * q = 1 − w0, solved for the output balance by Newton's method. All parameters are 18-decimal fixed
+ * point; balances are scaled by 1e18 inside K. Newton deltas can be negative: floor, never truncate.
+ */
+
+import { div, E, mul, powDown } from "../fixed-point.ts";
+import { abs, floorDiv, TvmExit } from "../math.ts";
+import type { Direction, PoolState } from "../types.ts";
+import type { Curve } from "./curve.ts";
+import { lpFeeAdjusted } from "./fees.ts";
+
+const MAX_ITERATIONS = 255;
+const NOT_CONVERGE = 5103;
+const DF_ZERO = 5104;
+/** Convergence threshold on |δK| (1e−3 of an 18-decimal-scaled quantity, in 1e18 units). */
+const EPSILON = 10n ** 24n;
+
+type Params = { a: bigint; r: bigint; p: bigint; q: bigint };
+
+const paramsOf = (pool: PoolState, rate = pool.rate): Params => ({
+  a: pool.amp,
+  r: rate,
+  p: pool.w0,
+  q: E - pool.w0,
+});
+
+export function wstableK({ a, r, p, q }: Params, x: bigint, y: bigint): bigint {
+  const X = x * E;
+  const Y = y * E;
+  const rY = mul(r, Y);
+  return mul(X + rY, a) + mul(powDown(X, p), powDown(rY, q));
+}
+
+function dKdy({ a, r, p, q }: Params, x: bigint, y: bigint): bigint {
+  return mul(a, r) + mul(mul(mul(q, powDown(y * E, q - E)), powDown(r, q)), powDown(x * E, p));
+}
+
+function dKdx({ a, r, p, q }: Params, x: bigint, y: bigint): bigint {
+  return a + mul(mul(mul(p, powDown(x * E, p - E)), powDown(r, q)), powDown(y * E, q));
+}
+
+/** Newton on one balance: `move(v)` gives (K − k, dK) at candidate v; returns the solved balance. */
+function newton(start: bigint, step: (v: bigint) => { delta: bigint; slope: bigint }): bigint {
+  let v = start;
+  for (let i = 0; i < MAX_ITERATIONS; i++) {
+    const { delta, slope } = step(v);
+    if (slope === 0n) throw new TvmExit(DF_ZERO, "weighted stableswap derivative is zero");
+    // v −= floor(floor(δ·E/g)/E): the update is applied before the convergence test of its δ.
+    v -= floorDiv(floorDiv(delta * E, slope), E);
+    if (abs(delta) <= EPSILON) return v;
+  }
+  throw new TvmExit(NOT_CONVERGE, "weighted stableswap solver did not converge");
+}
+
+/**
+ * K at the pool's reserves and r^q depend on the pool state only. Pool states are immutable objects,
+ * so they are kept per state object: repeated quotes against one state (the API's hot path) skip them.
+ */
+const perPool = new WeakMap<PoolState, { k: bigint; rq: bigint }>();
+
+function poolConstants(pool: PoolState, prm: Params): { k: bigint; rq: bigint } {
+  let c = perPool.get(pool);
+  if (c === undefined) {
+    c = { k: wstableK(prm, pool.reserve0, pool.reserve1), rq: powDown(prm.r, prm.q) };
+    perPool.set(pool, c);
+  }
+  return c;
+}
+
+/**
+ * The Newton loops evaluate K and its slope at (fixed side, candidate). The powers of the fixed side and
+ * of the rate do not change between iterations, so they are computed once — same inputs, same floors,
+ * so the result is bit-identical to evaluating K and dK from scratch, with 2 powers per step instead of 5.
+ */
+function solveOut0to1(prm: Params, x: bigint, y: bigint, bIn: bigint, k: bigint, rq: bigint): bigint {
+  const { a, r, p, q } = prm;
+  const X = (x + bIn) * E;
+  const xp = powDown(X, p);
+  const ar = mul(a, r);
+  const ySolved = newton(y, (v) => {
+    const Y = v * E;
+    const rY = mul(r, Y);
+    const delta = mul(X + rY, a) + mul(xp, powDown(rY, q)) - k;
+    return { delta, slope: ar + mul(mul(mul(q, powDown(Y, q - E)), rq), xp) };
+  });
+  return y - ySolved;
+}
+
+function solveOut1to0(prm: Params, x: bigint, y: bigint, bIn: bigint, k: bigint, rq: bigint): bigint {
+  const { a, r, p, q } = prm;
+  const Y = (y + bIn) * E;
+  const rY = mul(r, Y);
+  const ryq = powDown(rY, q);
+  const yq = powDown(Y, q);
+  const xSolved = newton(x, (v) => {
+    const X = v * E;
+    const delta = mul(X + rY, a) + mul(powDown(X, p), ryq) - k;
+    return { delta, slope: a + mul(mul(mul(p, powDown(X, p - E)), rq), yq) };
+  });
+  return x - xSolved;
+}
+
+function baseOut(pool: PoolState, direction: Direction, amountIn: bigint): bigint {
+  const bIn = lpFeeAdjusted(pool, amountIn);
+  const prm = paramsOf(pool);
+  const { k, rq } = poolConstants(pool, prm);
+  return direction === "0to1"
+    ? solveOut0to1(prm, pool.reserve0, pool.reserve1, bIn, k, rq)
+    : solveOut1to0(prm, pool.reserve0, pool.reserve1, bIn, k, rq);
+}
+
+/** ∂K/∂x and ∂K/∂y at the pool's reserves (18-decimal fixed point), for its spot price. */
+export function wstableSlopes(pool: PoolState): { dx: bigint; dy: bigint } {
+  const prm = paramsOf(pool);
+  return { dx: dKdx(prm, pool.reserve0, pool.reserve1), dy: dKdy(prm, pool.reserve0, pool.reserve1) };
+}
+
+export const weightedStableswap: Curve = {
+  baseOut,
+  invariant: (pool, r0, r1) => wstableK(paramsOf(pool), r0, r1),
+  initialSupply: (pool, a0, a1) => {
+    // The first deposit fixes the rate at a0/a1 (18 decimals, floor) before computing K.
+    const rate = div(a0 * E, a1 * E);
+    return { supply: floorDiv(wstableK(paramsOf(pool, rate), a0, a1), E), rate };
+  },
+};

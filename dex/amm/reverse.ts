@@ -1,0 +1,185 @@
+/**
+ * Reverse swap (exact-out): the smallest input whose forward swap pays at least `targetOut`
+ * (contracts.md §4, vectors/amm/FORMAT.md §5). No contract computes this; every answer is checked by
+ * running the forward swap, so the returned input always delivers the target.
+ *
+ * The net output is `f(B) = B − ceil(B·P/D) − ceil(B·R/D)` of the gross output B. `f` is not monotone
+ * (both ceilings can step at once), so the search works on B: take the smallest B with f(B) ≥ T, find
+ * the smallest input reaching it, and if that input overshoots onto a B with f(B) < T, move on.
+ */
+import { CURVES } from "./curves/index.ts";
+import { AmmInputError, emptyPool, zeroAmount } from "./errors.ts";
+import { ceilDiv, FEE_DIVIDER, isTvmExit, MAX_COINS } from "./math.ts";
+import { assertValidPool } from "./pool.ts";
+import { outputFees, type SwapRequest, type SwapResult, swap } from "./swap.ts";
+import { type Direction, dexVersionOf, type PoolState, sides } from "./types.ts";
+
+export type ReverseRequest = {
+  direction: Direction;
+  /** The net amount the receiver must get (after protocol and referral fees). */
+  targetOut: bigint;
+  hasReferral?: boolean;
+  /** v2 per-swap referral fee (bps); v1 uses the pool's. */
+  refFeeBps?: bigint;
+};
+
+export type ReverseResult = {
+  /** The minimal input. */
+  amountIn: bigint;
+  /** The forward swap at `amountIn` (status ok, amountOut ≥ targetOut). */
+  swap: SwapResult;
+  /** What `amountIn − 1` would pay (null when amountIn = 1; 0 when that swap refunds). */
+  amountOutAtAmountInMinus1: bigint | null;
+};
+
+/** The target is above what the pool can pay. Carries the best the pool can do. */
+export class OutputNotReachableError extends AmmInputError {
+  override name = "OutputNotReachableError";
+  constructor(
+    why: string,
+    readonly maxAmountIn: bigint,
+    readonly amountOutAtMaxAmountIn: bigint,
+  ) {
+    super("output_not_reachable", `requested output cannot be reached: ${why}`, "target_out");
+  }
+}
+
+type Ctx = {
+  pool: PoolState;
+  req: ReverseRequest;
+  reserveIn: bigint;
+  reserveOut: bigint;
+  maxIn: bigint;
+  /** Referral bps actually charged on this swap. */
+  refBps: bigint;
+  netOf: (base: bigint) => bigint;
+  forward: (amountIn: bigint) => SwapResult;
+};
+
+function context(pool: PoolState, req: ReverseRequest): Ctx {
+  const { reserveIn, reserveOut } = sides(pool, req.direction);
+  const v1 = dexVersionOf(pool.type) === "v1";
+  const refBps = req.hasReferral === true ? (v1 ? pool.refFeeBps : (req.refFeeBps ?? 0n)) : 0n;
+  const swapReq: Omit<SwapRequest, "amountIn"> = {
+    direction: req.direction,
+    minOut: 0n,
+    hasReferral: req.hasReferral,
+    refFeeBps: req.refFeeBps,
+  };
+  return {
+    pool,
+    req,
+    reserveIn,
+    reserveOut,
+    maxIn: MAX_COINS - reserveIn,
+    refBps,
+    netOf: (base) => outputFees(base, pool.protocolFeeBps, refBps).amountOut,
+    forward: (amountIn) => swap(pool, { ...swapReq, amountIn }),
+  };
+}
+
+/** Smallest gross output B with f(B) ≥ T: start from the fee inversion, then step (f moves by ≤ 1). */
+function minGrossFor(ctx: Ctx, target: bigint): bigint {
+  let b = ceilDiv(target * FEE_DIVIDER, FEE_DIVIDER - ctx.pool.protocolFeeBps - ctx.refBps);
+  while (b > 1n && ctx.netOf(b - 1n) >= target) b -= 1n;
+  while (ctx.netOf(b) < target) b += 1n;
+  return b;
+}
+
+/** Gross output of a raw curve evaluation; math exceptions count as "not this input". */
+function grossOut(ctx: Ctx, amountIn: bigint): bigint | null {
+  try {
+    return CURVES[ctx.pool.type].baseOut(ctx.pool, ctx.req.direction, amountIn);
+  } catch (e) {
+    if (isTvmExit(e)) return null;
+    throw e;
+  }
+}
+
+/** Smallest input whose gross output reaches `b`, or null when no input up to the cap does. */
+function inputFor(ctx: Ctx, b: bigint): bigint | null {
+  const { pool, reserveIn, reserveOut, maxIn } = ctx;
+  if (b >= reserveOut) return null;
+  const keep = FEE_DIVIDER - pool.lpFeeBps;
+  let a: bigint;
+  if (pool.type === "v1_constant_product" || pool.type === "v2_constant_product") {
+    // Exact: floor(a(D−L)x_out/(x_in·D + a(D−L))) ≥ B ⇔ a(D−L)(x_out − B) ≥ B·x_in·D (ceil).
+    a = keep === 0n ? maxIn + 1n : ceilDiv(b * reserveIn * FEE_DIVIDER, keep * (reserveOut - b));
+  } else if (pool.type === "v2_constant_sum") {
+    a = keep === 0n ? maxIn + 1n : ceilDiv(b * FEE_DIVIDER, keep);
+  } else {
+    return searchInput(ctx, b);
+  }
+  if (a < 1n) a = 1n;
+  // Safety net for the closed forms (never needed in the vectors).
+  while (a <= maxIn && (grossOut(ctx, a) ?? -1n) < b) a += 1n;
+  return a <= maxIn ? a : null;
+}
+
+/** Monotone bisection on the curve's gross output for the types without a closed form. */
+function searchInput(ctx: Ctx, b: bigint): bigint | null {
+  // Exceptions at tiny inputs (51002) mean "too small"; any other means "too large", which the
+  // forward swap then rejects.
+  const reaches = (a: bigint) => {
+    try {
+      return CURVES[ctx.pool.type].baseOut(ctx.pool, ctx.req.direction, a) >= b;
+    } catch (e) {
+      if (isTvmExit(e)) return e.exitCode !== 51002;
+      throw e;
+    }
+  };
+  if (!reaches(ctx.maxIn)) return null;
+  let lo = 0n; // lo never reaches, hi always does
+  let hi = ctx.maxIn;
+  while (hi - lo > 1n) {
+    const mid = (lo + hi) >> 1n;
+    if (reaches(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+function notReachable(ctx: Ctx, why: string): OutputNotReachableError {
+  const atMax = ctx.maxIn > 0n ? ctx.forward(ctx.maxIn).amountOut : 0n;
+  return new OutputNotReachableError(why, ctx.maxIn, atMax);
+}
+
+/**
+ * Whether a plain search (double the input from 1 until the target is met, then bisect) stops above
+ * the true minimum `minimal`: the fee-rounding dip fooled it. This is the search the AMM vectors used
+ * (vectors/amm/FORMAT.md §5, `fee_rounding_hole`); it costs about 2·log2(minimal) forward swaps, so it
+ * is a separate call, not part of every quote.
+ */
+export function bisectionMissesMinimum(pool: PoolState, req: ReverseRequest, minimal: bigint): boolean {
+  const ctx = context(pool, req);
+  const meets = (a: bigint) => ctx.forward(a).amountOut >= req.targetOut;
+  let hi = 1n;
+  while (!meets(hi)) hi *= 2n;
+  let lo = hi === 1n ? 0n : hi / 2n; // lo never meets (or is 0), hi meets
+  while (hi - lo > 1n) {
+    const mid = (lo + hi) >> 1n;
+    if (meets(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi !== minimal;
+}
+
+export function reverseSwap(pool: PoolState, req: ReverseRequest): ReverseResult {
+  assertValidPool(pool);
+  if (req.targetOut <= 0n) throw zeroAmount("target_out");
+  const ctx = context(pool, req);
+  if (ctx.reserveIn === 0n || ctx.reserveOut === 0n || pool.lpSupply === 0n) throw emptyPool();
+  let b = minGrossFor(ctx, req.targetOut);
+  for (let step = 0; step < 1000; step++) {
+    const a = inputFor(ctx, b);
+    if (a === null) throw notReachable(ctx, "the target is at or above what the pool can pay");
+    const result = ctx.forward(a);
+    if (result.status !== "ok") throw notReachable(ctx, `the pool would refund (exit ${result.exitCode})`);
+    if (result.amountOut >= req.targetOut) {
+      const below = a > 1n ? ctx.forward(a - 1n).amountOut : null;
+      return { amountIn: a, swap: result, amountOutAtAmountInMinus1: below };
+    }
+    b = result.baseOut + 1n; // overshot onto a fee-rounding dip: try the next gross output
+  }
+  throw notReachable(ctx, "no input found");
+}
