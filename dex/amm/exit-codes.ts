@@ -1,16 +1,18 @@
 /**
- * The exit codes the pool contracts put in a swap's `pay_to` (contracts.md §2.3, §3.3): full CRC32 of
- * the name. Human names and explanations live in dex/exit-codes.ts; the math only needs the values.
+ * The exit codes the math produces. Swap codes are the CRC32 values the pool puts in `pay_to`
+ * (one table for the project: dex/exit-codes.ts, with names and explanations).
  */
+import { STONFI_EXIT_CODE } from "../exit-codes.ts";
+
 export const SWAP_EXIT = {
-  swap_ok: 0xc64370e5,
-  swap_refund_no_liq: 0x5ffe1295,
-  swap_refund_reserve_err: 0x38976e9b,
-  swap_refund_tx_expired: 0x1ec28412,
-  swap_refund_0_out: 0x5f954434,
-  swap_refund_slippage: 0x39603190,
-  swap_pool_locked: 0x365c484d,
-  swap_fee_out_of_bounds: 0xa768c0d1,
+  swap_ok: STONFI_EXIT_CODE.swap_ok,
+  swap_refund_no_liq: STONFI_EXIT_CODE.swap_refund_no_liq,
+  swap_refund_reserve_err: STONFI_EXIT_CODE.swap_refund_reserve_err,
+  swap_refund_tx_expired: STONFI_EXIT_CODE.swap_refund_tx_expired,
+  swap_refund_0_out: STONFI_EXIT_CODE.swap_refund_0_out,
+  swap_refund_slippage: STONFI_EXIT_CODE.swap_refund_slippage,
+  swap_pool_locked: STONFI_EXIT_CODE.swap_pool_locked,
+  swap_fee_out_of_bounds: STONFI_EXIT_CODE.swap_fee_out_of_bounds,
 } as const;
 
 /** Throw codes of the pool that abort a burn (the LP wallet then restores the balance). */

@@ -54,6 +54,13 @@ const TABLE: readonly (readonly [bigint, bigint])[] = [
   [12_500_000_000_000_000_000n, 113314845306682631683n],
   [6_250_000_000_000_000_000n, 106449445891785942956n],
 ];
+// Products used on every call, computed once.
+const A0_E = A0 * E;
+const A1_E = A1 * E;
+const TWO_E = 2n * E;
+const FOUR_E = 4n * E;
+/** 1e20·n for the exp series terms n = 2..12. */
+const SERIES_DIV = Array.from({ length: 13 }, (_, n) => ONE_20 * BigInt(n));
 const TABLE_X = TABLE.map(([x]) => x);
 const TABLE_A = TABLE.map(([, a]) => a);
 const EULER = 2718281828459045235n;
@@ -104,11 +111,11 @@ export function ln(input: bigint): bigint {
   if (input < E) return -ln(floorDiv(E * E, input));
   let a = input;
   let sum = 0n;
-  if (a >= A0 * E) {
+  if (a >= A0_E) {
     a /= A0;
     sum += X0;
   }
-  if (a >= A1 * E) {
+  if (a >= A1_E) {
     a /= A1;
     sum += X1;
   }
@@ -152,8 +159,8 @@ export function exp(input: bigint): bigint {
   }
   let series = ONE_20 + x;
   let term = x;
-  for (let n = 2n; n <= 12n; n++) {
-    term = (term * x) / (ONE_20 * n);
+  for (let n = 2; n <= 12; n++) {
+    term = (term * x) / SERIES_DIV[n]!;
     series += term;
   }
   return (((product * series) / ONE_20) * firstAN) / 100n;
@@ -172,7 +179,7 @@ export function pow(x: bigint, y: bigint): bigint {
     const l = ln36(x);
     t = floorDiv(l, E) * y + floorDiv(floorMod(l, E) * y, E);
   } else {
-    t = ln(x) * y;
+    t = lnMemo(x) * y;
   }
   t = floorDiv(t, E);
   if (t < MIN_NATURAL_EXPONENT || t > MAX_NATURAL_EXPONENT) {
@@ -181,9 +188,23 @@ export function pow(x: bigint, y: bigint): bigint {
   return exp(t);
 }
 
+/**
+ * `ln` with a one-entry memo: the weighted-stableswap slope raises the same base to two exponents in a
+ * row (x^p and x^(p−1)), and ln is a pure function of x, so the second call reuses the first result.
+ */
+let memoX = -1n;
+let memoLn = 0n;
+function lnMemo(x: bigint): bigint {
+  if (x !== memoX) {
+    memoLn = ln(x);
+    memoX = x;
+  }
+  return memoLn;
+}
+
 function powSpecial(x: bigint, y: bigint): bigint | null {
-  if (y === 2n * E) return mul(x, x);
-  if (y === 4n * E) {
+  if (y === TWO_E) return mul(x, x);
+  if (y === FOUR_E) {
     const sq = mul(x, x);
     return mul(sq, sq);
   }

@@ -95,6 +95,7 @@ function solveOut1to0(prm: Params, x: bigint, y: bigint, bIn: bigint, k: bigint,
   const yq = powDown(Y, q);
   const xSolved = newton(x, (v) => {
     const X = v * E;
+    // X^p then X^(p−1): the same base twice in a row, so pow reuses ln(X).
     const delta = mul(X + rY, a) + mul(powDown(X, p), ryq) - k;
     return { delta, slope: a + mul(mul(mul(p, powDown(X, p - E)), rq), yq) };
   });
