@@ -15,6 +15,11 @@ const commands: Record<string, Command> = {
     summary: "compute AMM cases (swap, reverse swap, liquidity) for every pool type; --check compares",
     load: () => import("./commands/amm.ts"),
   },
+  decode: {
+    summary:
+      "classify the STON.fi operations in recorded traces / RawTransaction JSON(L); one JSON line per file",
+    load: () => import("./commands/decode.ts"),
+  },
 };
 
 function usage(): string {

@@ -1,0 +1,100 @@
+/**
+ * Stage 1 of the classifier (STYLE practice 13): decode every message of every transaction on its own,
+ * with the message codecs, before any assembly. Nothing here looks at more than one message, except to
+ * pick the forward payload that belongs to the body. Never throws: an unreadable BOC becomes a
+ * `boc_error` record.
+ */
+import { Cell } from "@ton/core";
+import type { RawMessage } from "../../schemas/raw-transaction.ts";
+import { type Decoded, type DecodedPayload, decodeBody, decodeForwardPayload } from "../codecs/index.ts";
+import { buildGraph, type TxGraph, type TxNode } from "./graph.ts";
+import { errorText } from "./util.ts";
+
+export type BocError = { kind: "boc_error"; op: number | null; reason: string };
+
+export type DecodedMessage = {
+  raw: RawMessage;
+  body: Decoded | BocError;
+  /** The DEX command or exit code carried in a transfer / notification / ton_transfer forward payload. */
+  payload: DecodedPayload | null;
+};
+
+export type DecodedTx = TxNode & {
+  in: DecodedMessage | null;
+  outs: DecodedMessage[];
+};
+
+export type DecodedBatch = TxGraph & {
+  txs: DecodedTx[];
+  byTx: Map<string, DecodedTx>;
+  /** message hash → decoded message (in_msg and out_msgs copies are identical). */
+  messages: Map<string, DecodedMessage>;
+};
+
+/** The forward payload a STON.fi contract would read: v1 and v2 routers take the first ref, else inline bits. */
+function forwardPayloadOf(body: Decoded): Cell | null {
+  switch (body.kind) {
+    case "jetton.transfer":
+    case "jetton.transfer_notification":
+    case "jetton.internal_transfer":
+    case "pton.v2.ton_transfer":
+      return body.forwardPayload?.payload ?? null;
+    default:
+      return null;
+  }
+}
+
+export function decodeMessage(raw: RawMessage): DecodedMessage {
+  let cell: Cell;
+  try {
+    cell = Cell.fromBase64(raw.body_boc);
+  } catch (error) {
+    return {
+      raw,
+      body: { kind: "boc_error", op: raw.opcode, reason: `bad body BOC: ${errorText(error)}` },
+      payload: null,
+    };
+  }
+  const body = decodeBody(cell);
+  const payloadCell = forwardPayloadOf(body);
+  const payload =
+    payloadCell !== null && payloadCell.bits.length >= 32 ? decodeForwardPayload(payloadCell) : null;
+  return { raw, body, payload };
+}
+
+export function decodeBatch(graph: TxGraph): DecodedBatch {
+  const messages = new Map<string, DecodedMessage>();
+  const decodeOnce = (raw: RawMessage): DecodedMessage => {
+    const known = messages.get(raw.hash);
+    if (known) return known;
+    const decoded = decodeMessage(raw);
+    messages.set(raw.hash, decoded);
+    return decoded;
+  };
+  const txs = graph.nodes.map(
+    (node): DecodedTx => ({
+      ...node,
+      in: node.tx.in_msg ? decodeOnce(node.tx.in_msg) : null,
+      outs: node.tx.out_msgs.map(decodeOnce),
+    }),
+  );
+  const byTx = new Map(txs.map((t) => [t.tx.hash, t]));
+  return { ...graph, txs, byTx, messages };
+}
+
+export function decodeTransactions(txs: Parameters<typeof buildGraph>[0]): DecodedBatch {
+  return decodeBatch(buildGraph(txs));
+}
+
+/** The decoded transaction that sent `t`'s inbound message, if it is in the batch. */
+export function parentTx(batch: DecodedBatch, t: DecodedTx): DecodedTx | undefined {
+  const inMsg = t.tx.in_msg;
+  const node = inMsg ? batch.producer.get(inMsg.hash) : undefined;
+  return node ? batch.byTx.get(node.tx.hash) : undefined;
+}
+
+/** The decoded transaction that consumed message `m`, if it is in the batch. */
+export function childTx(batch: DecodedBatch, m: DecodedMessage): DecodedTx | undefined {
+  const node = batch.consumer.get(m.raw.hash);
+  return node ? batch.byTx.get(node.tx.hash) : undefined;
+}
