@@ -140,11 +140,14 @@ const liquidityProvide = z
     lp_account: addr.nullable(),
     amount0: dec,
     amount1: dec,
+    asset0: assetJson,
+    asset1: assetJson,
     min_lp_out: dec.nullable(),
     query_id: dec,
     exit_code: z.number().int().nullable(),
     exit_name: z.string(),
     success: z.boolean().nullable(),
+    outcome: z.enum(["minted", "mint_failed", "refunded", "stored"]).nullable(),
   })
   .strict();
 

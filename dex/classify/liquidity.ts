@@ -6,12 +6,20 @@
  * - LpAccount refund: `cb_refund_me` → `pay_to(refund_ok)`.
  */
 
-import { decodeForwardPayload } from "../codecs/index.ts";
+import { type Decoded, decodeForwardPayload } from "../codecs/index.ts";
 import { describeExitCode } from "../exit-codes.ts";
 import type { AssetResolver } from "./assets.ts";
-import type { DecodedBatch, DecodedMessage, DecodedTx } from "./decode.ts";
+import { childTx, type DecodedBatch, type DecodedMessage, type DecodedTx, parentTx } from "./decode.ts";
+import { inboundOf } from "./inbound.ts";
 import { followPayout } from "./payout.ts";
-import type { Dex, LiquidityMint, LiquidityProvide, LiquidityWithdraw, Operation } from "./types.ts";
+import type {
+  Dex,
+  LiquidityMint,
+  LiquidityProvide,
+  LiquidityWithdraw,
+  Operation,
+  ProvideOutcome,
+} from "./types.ts";
 import { raw } from "./util.ts";
 
 const BURN_OK = 0xdda48b6a;
@@ -66,7 +74,36 @@ function anchor(t: DecodedTx, suffix: string) {
   };
 }
 
-function provide(t: DecodedTx): LiquidityProvide | null {
+const isCb = (m: DecodedMessage) =>
+  m.body.kind === "stonfi.v1.cb_add_liquidity" || m.body.kind === "stonfi.v2.cb_add_liquidity";
+const isCbRefund = (m: DecodedMessage) =>
+  m.body.kind === "stonfi.v1.cb_refund_me" || m.body.kind === "stonfi.v2.cb_refund_me";
+
+/**
+ * What became of a deposit in the LpAccount (§2.7, §3.8). The LpAccount adds it to its balances and
+ * either keeps them or forwards all of them at once: `cb_add_liquidity` (mint) or `cb_refund_me`. So the
+ * deposit follows the first forward from that LpAccount, in this transaction or a later one of the batch;
+ * a mint the pool answers with `add_liquidity` instead of an LP `internal_transfer` failed.
+ */
+function depositOutcome(batch: DecodedBatch, lpAccount: DecodedTx | undefined): ProvideOutcome | null {
+  if (!lpAccount?.ok) return null;
+  const forwarder = batch.txs.find(
+    (x) =>
+      x.tx.account === lpAccount.tx.account &&
+      x.lt >= lpAccount.lt &&
+      x.ok &&
+      x.outs.some((o) => isCb(o) || isCbRefund(o)),
+  );
+  const cb = forwarder?.outs.find((o) => isCb(o) || isCbRefund(o));
+  if (!cb) return "stored";
+  if (isCbRefund(cb)) return "refunded";
+  const pool = childTx(batch, cb);
+  if (!pool) return null;
+  const minted = pool.ok && pool.outs.some((o) => o.body.kind === "jetton.internal_transfer");
+  return minted ? "minted" : "mint_failed";
+}
+
+function provide(batch: DecodedBatch, assets: AssetResolver, t: DecodedTx): LiquidityProvide | null {
   const b = t.in?.body;
   if (b?.kind !== "stonfi.v1.provide_lp" && b?.kind !== "stonfi.v2.provide_lp") return null;
   const dex: Dex = b.kind === "stonfi.v1.provide_lp" ? "v1" : "v2";
@@ -74,16 +111,31 @@ function provide(t: DecodedTx): LiquidityProvide | null {
     (o) => o.body.kind === "stonfi.v1.add_liquidity" || o.body.kind === "stonfi.v2.add_liquidity",
   );
   const refund = payTos(t)[0];
+  const inbound = inboundOf(batch, parentTx(batch, t));
+  // The provided side is the router wallet that notified the router; the payload's token_wallet1 is the
+  // other one (§2.4, §3.4). v1 keeps the payload at the router, v2 passes it to the pool.
+  const payload =
+    b.kind === "stonfi.v2.provide_lp"
+      ? decodeForwardPayload(b.dexPayload)
+      : inbound.router?.in?.body.kind === "jetton.transfer_notification"
+        ? inbound.router.in.payload
+        : null;
   let minLpOut: bigint | null = null;
+  let other: string | null = null;
   if (b.kind === "stonfi.v1.provide_lp") minLpOut = b.minLpOut;
-  else {
-    const payload = decodeForwardPayload(b.dexPayload);
-    if (payload.kind === "stonfi.v2.provide_lp_payload") minLpOut = payload.minLpOut;
+  if (payload?.kind === "stonfi.v2.provide_lp_payload" || payload?.kind === "stonfi.v1.provide_lp_payload") {
+    other = raw(payload.tokenWallet1);
+    minLpOut ??= payload.minLpOut;
   }
+  const provided = inbound.routerWallet;
+  // One amount is the deposit, the other 0; its position says whether the provided token is token0.
+  const [wallet0, wallet1] = b.amount0 > 0n || b.amount1 === 0n ? [provided, other] : [other, provided];
   const exitCode = refund ? refund.exitCode : t.ok ? null : t.tx.compute.exit_code;
+  const lpAccount = add ? childTx(batch, add) : undefined;
   return {
     type: "liquidity_provide",
     ...anchor(t, "provide"),
+    tx_hashes: [...inbound.path, t, ...(lpAccount ? [lpAccount] : [])].map((x) => x.tx.hash),
     dex,
     router: t.in?.raw.source ?? null,
     pool: t.tx.account,
@@ -91,25 +143,44 @@ function provide(t: DecodedTx): LiquidityProvide | null {
     lp_account: add?.raw.destination ?? null,
     amount0: b.amount0,
     amount1: b.amount1,
+    asset0: assets.assetOf(wallet0),
+    asset1: assets.assetOf(wallet1),
     min_lp_out: minLpOut,
     query_id: b.queryId,
     exit_code: exitCode,
     exit_name: exitCode === null ? (add ? "ok" : "no_add_liquidity") : describeExitCode(exitCode, dex).name,
     success: t.ok && add !== undefined,
+    outcome: t.ok ? depositOutcome(batch, lpAccount) : null,
   };
 }
 
-function mint(t: DecodedTx): LiquidityMint | null {
+/**
+ * Who gets the LP: v2 mints to the LP wallet of `to_user` (§3.8). v1 mints to the user with response =
+ * user, except the first deposit of a pool, which is minted to addr_none's LP wallet with response =
+ * addr_none and is locked for good (§2.7, §2.9); so a v1 mint's response address is its receiver.
+ */
+function mintReceiver(
+  b: Extract<Decoded, { kind: "stonfi.v1.cb_add_liquidity" | "stonfi.v2.cb_add_liquidity" }>,
+  minted: DecodedMessage | undefined,
+): string | null {
+  if (b.kind === "stonfi.v2.cb_add_liquidity") return raw(b.toUser) ?? raw(b.user);
+  if (minted?.body.kind === "jetton.internal_transfer") return raw(minted.body.responseAddress);
+  return raw(b.user);
+}
+
+function mint(batch: DecodedBatch, t: DecodedTx): LiquidityMint | null {
   const b = t.in?.body;
   if (b?.kind !== "stonfi.v1.cb_add_liquidity" && b?.kind !== "stonfi.v2.cb_add_liquidity") return null;
   const minted = t.outs.find((o) => o.body.kind === "jetton.internal_transfer");
+  const related = [parentTx(batch, t), minted ? childTx(batch, minted) : undefined];
   return {
     type: "liquidity_mint",
     ...anchor(t, "mint"),
+    tx_hashes: [t, ...related].flatMap((x) => (x ? [x.tx.hash] : [])),
     dex: b.kind === "stonfi.v1.cb_add_liquidity" ? "v1" : "v2",
     pool: t.tx.account,
     user: raw(b.user),
-    receiver: b.kind === "stonfi.v2.cb_add_liquidity" ? (raw(b.toUser) ?? raw(b.user)) : raw(b.user),
+    receiver: mintReceiver(b, minted),
     amount0: b.totAm0,
     amount1: b.totAm1,
     lp_amount: minted?.body.kind === "jetton.internal_transfer" ? minted.body.amount : null,
@@ -136,7 +207,8 @@ function withdraw(batch: DecodedBatch, assets: AssetResolver, t: DecodedTx): Liq
   let token0: string | null = null;
   let token1: string | null = null;
   let delivered: boolean | null = sides.length > 0;
-  const txs = [t.tx.hash];
+  // the LP wallet (burn) or LpAccount (refund) transaction that sent the notification belongs to it too
+  const txs = [t.tx.hash, ...(parentTx(batch, t) ? [parentTx(batch, t)!.tx.hash] : [])];
   for (const p of sides) {
     amount0 += p.amount0;
     amount1 += p.amount1;
@@ -187,7 +259,7 @@ export function assembleLiquidity(
   const ops: Operation[] = [];
   const consumed: string[] = [];
   for (const t of batch.txs) {
-    const op = provide(t) ?? mint(t) ?? withdraw(batch, assets, t);
+    const op = provide(batch, assets, t) ?? mint(batch, t) ?? withdraw(batch, assets, t);
     if (!op) continue;
     ops.push(op);
     if (t.in) consumed.push(t.in.raw.hash);

@@ -132,6 +132,14 @@ export type VaultWithdrawal = Anchor & {
   payout: Payout | null;
 };
 
+/**
+ * What became of a deposit in the LpAccount, as far as the batch shows: `minted` (forwarded in a
+ * `cb_add_liquidity`, now or together with a later deposit, and the pool minted LP), `mint_failed` (the pool
+ * returned it with `add_liquidity(min_lp_out 0)`: a refundable LpAccount balance again), `refunded`
+ * (forwarded in a `cb_refund_me`) or `stored` (still waiting in the LpAccount, e.g. for the other side).
+ */
+export type ProvideOutcome = "minted" | "mint_failed" | "refunded" | "stored";
+
 export type LiquidityProvide = Anchor & {
   type: "liquidity_provide";
   dex: Dex;
@@ -141,12 +149,17 @@ export type LiquidityProvide = Anchor & {
   lp_account: string | null;
   amount0: bigint;
   amount1: bigint;
+  /** token0 / token1 of the pool: the router wallet that received the deposit and the payload's other wallet. */
+  asset0: Asset;
+  asset1: Asset;
   min_lp_out: bigint | null;
   query_id: bigint;
   exit_code: number | null;
   exit_name: string;
   /** The deposit reached the LpAccount (false: refunded or failed). */
   success: boolean | null;
+  /** null: the deposit did not reach the LpAccount, or its transaction is not in the batch. */
+  outcome: ProvideOutcome | null;
 };
 
 export type LiquidityMint = Anchor & {
