@@ -1,0 +1,152 @@
+/**
+ * The deterministic devnet chain: one basechain shard whose block seqno equals the masterchain seqno.
+ * Messages sent in block N are delivered in block N+1, so a trace spans several blocks as on TON.
+ * No clock and no randomness: the same calls produce byte-identical blocks.
+ */
+import {
+  type Address,
+  type Cell,
+  contractAddress,
+  type Message,
+  type StateInit,
+  type Transaction,
+} from "@ton/core";
+import { rawTransactionFromTonCore } from "../../../schemas/from-ton-core.ts";
+import { parseRawTransaction, type RawTransaction } from "../../../schemas/raw-transaction.ts";
+import { execute } from "./execute.ts";
+import { LT_PER_BLOCK } from "./fees.ts";
+import { externalMessage } from "./messages.ts";
+import { CodeRegistry } from "./registry.ts";
+import { type Account, type ContractInstance, DevnetError } from "./types.ts";
+
+export type DevnetBlock = { mc_seqno: number; utime: number; transactions: RawTransaction[] };
+
+/** The single shard: prefix 0x8000000000000000 covers the whole basechain. */
+export const DEVNET_SHARD = 0x8000000000000000n;
+/** 2023-11-14T22:13:20Z, a fixed genesis so blocks never depend on the wall clock. */
+export const DEFAULT_GENESIS_UTIME = 1_700_000_000;
+export const DEFAULT_BLOCK_SECONDS = 5;
+
+export type ChainOptions = {
+  genesisUtime?: number;
+  blockSeconds?: number;
+  registry?: CodeRegistry;
+};
+
+type Pending = { message: Message; dest: Address; orderLt: bigint; seq: number };
+
+const max = (...xs: bigint[]): bigint => xs.reduce((a, b) => (b > a ? b : a));
+
+export class Chain {
+  readonly registry: CodeRegistry;
+  readonly genesisUtime: number;
+  readonly blockSeconds: number;
+  readonly #accounts = new Map<string, Account>();
+  /** Per address, the lt the next transaction must reach (kept for addresses that never came to exist). */
+  readonly #endLt = new Map<string, bigint>();
+  #queue: Pending[] = [];
+  #seq = 0;
+  #mcSeqno = 0;
+  #maxLt = 0n;
+  #droppedExternals = 0;
+
+  constructor(options: ChainOptions = {}) {
+    this.registry = options.registry ?? new CodeRegistry();
+    this.genesisUtime = options.genesisUtime ?? DEFAULT_GENESIS_UTIME;
+    this.blockSeconds = options.blockSeconds ?? DEFAULT_BLOCK_SECONDS;
+  }
+
+  get mcSeqno(): number {
+    return this.#mcSeqno;
+  }
+
+  /** Messages waiting for the next block. */
+  get pending(): number {
+    return this.#queue.length;
+  }
+
+  /** External messages no account accepted (TON records no transaction for them). */
+  get droppedExternals(): number {
+    return this.#droppedExternals;
+  }
+
+  account(address: Address): Readonly<Account> | undefined {
+    return this.#accounts.get(address.toRawString());
+  }
+
+  /** Creates a genesis account, with no transaction (like accounts in a zerostate). */
+  addAccount(address: Address, balance: bigint, contract: ContractInstance | null): void {
+    const key = address.toRawString();
+    if (address.workChain !== 0) throw new DevnetError(`devnet accounts live in workchain 0, got ${key}`);
+    if (this.#accounts.has(key)) throw new DevnetError(`account ${key} already exists`);
+    const status = contract ? "active" : "uninitialized";
+    this.#accounts.set(key, { address, balance, status, contract, lastTxLt: 0n, lastTxHash: 0n });
+  }
+
+  /** Genesis deploy of registered code: the address is derived from the StateInit as on TON. */
+  deployGenesis(init: StateInit, balance: bigint): Address {
+    if (!init.code) throw new DevnetError("a StateInit without code cannot be deployed");
+    const address = contractAddress(0, init);
+    const contract = this.registry.factory(init.code)({ code: init.code, data: init.data ?? null, address });
+    this.addAccount(address, balance, contract);
+    return address;
+  }
+
+  /** Queues an external-in message for the next block. */
+  sendExternal(to: Address, body: Cell, init?: StateInit): void {
+    this.#enqueue(externalMessage(to, body, init), to, this.#maxLt);
+  }
+
+  #enqueue(message: Message, dest: Address, orderLt: bigint): void {
+    this.#queue.push({ message, dest, orderLt, seq: this.#seq++ });
+  }
+
+  /** Executes every message queued before this call, in (created_lt, arrival) order. */
+  produceBlock(): DevnetBlock {
+    const mc_seqno = ++this.#mcSeqno;
+    const utime = this.genesisUtime + mc_seqno * this.blockSeconds;
+    const startLt = max(BigInt(mc_seqno) * LT_PER_BLOCK, this.#maxLt + 1n);
+    const batch = this.#queue.sort((a, b) =>
+      a.orderLt === b.orderLt ? a.seq - b.seq : a.orderLt < b.orderLt ? -1 : 1,
+    );
+    this.#queue = [];
+    const executed: Transaction[] = [];
+    for (const pending of batch) {
+      const tx = this.#deliver(pending, startLt, utime);
+      if (tx) executed.push(tx);
+    }
+    executed.sort((a, b) => (a.lt === b.lt ? (a.address < b.address ? -1 : 1) : a.lt < b.lt ? -1 : 1));
+    const block = { mc_seqno, workchain: 0, shard: DEVNET_SHARD, block_seqno: mc_seqno };
+    const transactions = executed.map((tx) => {
+      const parsed = parseRawTransaction(rawTransactionFromTonCore(tx, block));
+      if (!parsed.ok)
+        throw new DevnetError(`devnet produced an invalid RawTransaction: ${parsed.errors.join("; ")}`);
+      return parsed.value;
+    });
+    return { mc_seqno, utime, transactions };
+  }
+
+  /** lt = max(block start, account end_lt, created_lt + 1); out messages get lt+1, lt+2, … */
+  #deliver(pending: Pending, startLt: bigint, now: number): Transaction | null {
+    const { message, dest } = pending;
+    const key = dest.toRawString();
+    const createdLt = message.info.type === "internal" ? message.info.createdLt : 0n;
+    const lt = max(startLt, this.#endLt.get(key) ?? 0n, createdLt + 1n);
+    const account = this.#accounts.get(key);
+    const result = execute({ account, address: dest, message, lt, now, registry: this.registry });
+    if (result === null) {
+      this.#droppedExternals++;
+      return null;
+    }
+    if (result.account) this.#accounts.set(key, result.account);
+    else this.#accounts.delete(key);
+    const endLt = lt + BigInt(result.outMessages.length) + 1n;
+    this.#endLt.set(key, endLt);
+    this.#maxLt = max(this.#maxLt, endLt);
+    for (const out of result.outMessages) {
+      if (out.info.type !== "internal") continue;
+      this.#enqueue(out, out.info.dest, out.info.createdLt);
+    }
+    return result.transaction;
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * Executes one inbound message on one account and records the result as a real @ton/core `Transaction`
+ * (serialised with `storeTransaction`, so its hash is a real cell hash). Returns null for an external
+ * message that the account does not accept: TON records no transaction for those.
+ */
+import {
+  type Address,
+  beginCell,
+  Cell,
+  contractAddress,
+  Dictionary,
+  type DictionaryValue,
+  loadMessage,
+  loadTransaction,
+  type Message,
+  storeMessage,
+  storeTransaction,
+  type Transaction,
+  type TransactionBouncePhase,
+  type TransactionDescriptionGeneric,
+} from "@ton/core";
+import { actionPhaseOf, runActions, runBounce, runCompute } from "./phases.ts";
+import type { CodeRegistry } from "./registry.ts";
+import { type Account, type ContractInstance, kindOf } from "./types.ts";
+
+export type ExecuteInput = {
+  account: Account | undefined;
+  address: Address;
+  message: Message;
+  lt: bigint;
+  now: number;
+  registry: CodeRegistry;
+};
+
+export type Executed = {
+  /** The account afterwards; undefined when it still does not exist (e.g. a bounce from nowhere). */
+  account: Account | undefined;
+  transaction: Transaction;
+  outMessages: Message[];
+};
+
+const messageValue: DictionaryValue<Message> = {
+  serialize: (src, b) => {
+    b.storeRef(beginCell().store(storeMessage(src)));
+  },
+  parse: (s) => loadMessage(s.loadRef().beginParse()),
+};
+
+/** A StateInit deploys only onto an account without code, and only if it hashes to the address. */
+function resolveContract(
+  account: Account | undefined,
+  message: Message,
+  address: Address,
+  registry: CodeRegistry,
+): { contract: ContractInstance | null; activated: boolean } {
+  if (account?.contract) return { contract: account.contract, activated: false };
+  const init = message.init;
+  if (!init?.code || !contractAddress(address.workChain, init).equals(address)) {
+    return { contract: null, activated: false };
+  }
+  const factory = registry.factory(init.code);
+  return { contract: factory({ code: init.code, data: init.data ?? null, address }), activated: true };
+}
+
+/** Stand-in for the account state hash: status, kind, balance and the handler's state cell if it has one. */
+function stateHash(account: Account | undefined): Buffer {
+  if (account === undefined) return beginCell().storeBit(0).endCell().hash();
+  return beginCell()
+    .storeBit(1)
+    .storeBit(account.status === "active")
+    .storeCoins(account.balance)
+    .storeStringRefTail(kindOf(account))
+    .storeMaybeRef(account.contract?.stateCell() ?? null)
+    .endCell()
+    .hash();
+}
+
+type Outcome = {
+  balance: bigint;
+  fees: bigint;
+  ok: boolean;
+  contract: ContractInstance | null;
+  outMessages: Message[];
+  description: TransactionDescriptionGeneric;
+};
+
+/** Credit → compute → action → bounce; null when an external message is not accepted. */
+function run(input: ExecuteInput): Outcome | null {
+  const { account, address, message, lt, now } = input;
+  const internal = message.info.type === "internal" ? message.info : null;
+  const value = internal?.value.coins ?? 0n;
+  const { contract, activated } = resolveContract(account, message, address, input.registry);
+  if (!internal && contract?.receiveExternal === undefined) return null;
+  let balance = (account?.balance ?? 0n) + value;
+  const origin = { address, lt, now };
+  const compute = runCompute(contract, activated, message, { now, lt, address, balance });
+  if (!internal && !compute.success) return null;
+  balance -= compute.gasFee;
+  const carry = value > compute.gasFee ? value - compute.gasFee : 0n;
+  const actions = compute.run ? runActions(compute.run.outMessages, balance, carry, origin) : null;
+  const ok = compute.run !== null && actions?.ok === true;
+  let outMessages = ok ? actions!.sent.map((s) => s.message) : [];
+  let fees = compute.gasFee + (ok ? actions!.fwdFees : 0n);
+  if (ok) balance = actions!.balance;
+  let bouncePhase: TransactionBouncePhase | undefined;
+  if (!ok && internal?.bounce) {
+    const bounce = runBounce(message, compute.gasFee, origin);
+    bouncePhase = bounce.phase;
+    if (bounce.message && bounce.phase.type === "ok") {
+      outMessages = [bounce.message];
+      balance -= bounce.cost;
+      fees += bounce.phase.forwardFees;
+    }
+  }
+  const description: TransactionDescriptionGeneric = {
+    type: "generic",
+    creditFirst: !(internal?.bounce ?? false),
+    storagePhase: { storageFeesCollected: 0n, statusChange: "unchanged" },
+    creditPhase: internal ? { credit: { coins: value } } : undefined,
+    computePhase: compute.phase,
+    actionPhase: actions ? actionPhaseOf(actions, compute.run!.outMessages.length) : undefined,
+    bouncePhase,
+    aborted: !ok,
+    destroyed: false,
+  };
+  const next = ok ? compute.run!.next : (account?.contract ?? null);
+  return { balance, fees, ok, contract: next, outMessages, description };
+}
+
+export function execute(input: ExecuteInput): Executed | null {
+  const outcome = run(input);
+  if (outcome === null) return null;
+  const { account, address, message, lt, now } = input;
+  const { balance, contract, outMessages } = outcome;
+  const exists = contract !== null || balance > 0n || account !== undefined;
+  const status = contract ? ("active" as const) : ("uninitialized" as const);
+  const after: Account | undefined = exists
+    ? { address, balance, status, contract, lastTxLt: lt, lastTxHash: 0n }
+    : undefined;
+  const outs = Dictionary.empty(Dictionary.Keys.Uint(15), messageValue);
+  for (const [i, m] of outMessages.entries()) outs.set(i, m);
+  const built: Omit<Transaction, "raw" | "hash"> = {
+    address: BigInt(`0x${address.hash.toString("hex")}`),
+    lt,
+    prevTransactionHash: account?.lastTxHash ?? 0n,
+    prevTransactionLt: account?.lastTxLt ?? 0n,
+    now,
+    outMessagesCount: outMessages.length,
+    oldStatus: account?.status ?? "non-existing",
+    endStatus: after?.status ?? "non-existing",
+    inMessage: message,
+    outMessages: outs,
+    totalFees: { coins: outcome.fees },
+    stateUpdate: { oldHash: stateHash(account), newHash: stateHash(after) },
+    description: outcome.description,
+  };
+  // storeTransaction ignores raw/hash; loading the cell back gives the real ones.
+  const placeholder = { raw: Cell.EMPTY, hash: () => Buffer.alloc(32) };
+  const cell = beginCell()
+    .store(storeTransaction({ ...built, ...placeholder }))
+    .endCell();
+  const transaction = loadTransaction(cell.beginParse());
+  if (after) after.lastTxHash = BigInt(`0x${transaction.hash().toString("hex")}`);
+  return { account: after, transaction, outMessages };
+}

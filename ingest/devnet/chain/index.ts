@@ -1,0 +1,13 @@
+export {
+  Chain,
+  type ChainOptions,
+  DEFAULT_BLOCK_SECONDS,
+  DEFAULT_GENESIS_UTIME,
+  DEVNET_SHARD,
+  type DevnetBlock,
+} from "./chain.ts";
+export * from "./fees.ts";
+export { bounceBody } from "./messages.ts";
+export { CodeRegistry, type ContractFactory, markerCode } from "./registry.ts";
+export * from "./types.ts";
+export * from "./wallet.ts";

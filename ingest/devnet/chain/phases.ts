@@ -1,0 +1,208 @@
+/**
+ * The compute, action and bounce phases of one transaction, as pure functions over the flat fee model.
+ * Mirrors TON's order: credit → compute (handler) → action (send messages) → bounce if anything failed.
+ */
+import type {
+  Address,
+  ComputeSkipReason,
+  Message,
+  TransactionActionPhase,
+  TransactionBouncePhase,
+  TransactionComputePhase,
+} from "@ton/core";
+import {
+  ACTION_NOT_ENOUGH_TON,
+  COMPUTE_FEE,
+  EXTERNAL_GAS_CREDIT,
+  FORWARD_FEE,
+  GAS_LIMIT,
+  GAS_USED_PER_TX,
+} from "./fees.ts";
+import { actionListHash, bounceBody, cellSize, internalMessage, messageCell } from "./messages.ts";
+import {
+  type ContractInstance,
+  type ContractRun,
+  type ExecutionContext,
+  isContractThrow,
+  type OutgoingMessage,
+  SendMode,
+} from "./types.ts";
+
+export type Compute = {
+  phase: TransactionComputePhase;
+  gasFee: bigint;
+  success: boolean;
+  /** The handler's result, only when the compute phase succeeded. */
+  run: ContractRun | null;
+};
+
+function skipped(reason: ComputeSkipReason): Compute {
+  return { phase: { type: "skipped", reason }, gasFee: 0n, success: false, run: null };
+}
+
+function invoke(contract: ContractInstance, message: Message, ctx: ExecutionContext): ContractRun {
+  const { info, body } = message;
+  const init = message.init ?? undefined;
+  if (info.type === "internal") {
+    const { src: source, bounce, bounced } = info;
+    return contract.receiveInternal({ source, value: info.value.coins, bounce, bounced, body, init }, ctx);
+  }
+  if (contract.receiveExternal === undefined) throw new TypeError(`${contract.kind} takes no externals`);
+  return contract.receiveExternal({ body, init }, ctx);
+}
+
+/** Runs the handler; a `ContractThrow` (or an exit code other than 0/1) fails the phase and keeps the state. */
+export function runCompute(
+  contract: ContractInstance | null,
+  activated: boolean,
+  message: Message,
+  ctx: ExecutionContext,
+): Compute {
+  if (contract === null) return skipped("no-state");
+  if (ctx.balance < COMPUTE_FEE) return skipped("no-gas");
+  let run: ContractRun | null = null;
+  let exitCode: number;
+  try {
+    run = invoke(contract, message, ctx);
+    exitCode = run.exitCode;
+  } catch (error) {
+    if (!isContractThrow(error)) throw error;
+    exitCode = error.exitCode;
+  }
+  const success = exitCode === 0 || exitCode === 1;
+  const phase: TransactionComputePhase = {
+    type: "vm",
+    success,
+    messageStateUsed: false,
+    accountActivated: activated,
+    gasFees: COMPUTE_FEE,
+    gasUsed: GAS_USED_PER_TX,
+    gasLimit: GAS_LIMIT,
+    gasCredit: message.info.type === "external-in" ? EXTERNAL_GAS_CREDIT : undefined,
+    mode: 0,
+    exitCode,
+    vmSteps: 0,
+    vmInitStateHash: 0n,
+    vmFinalStateHash: 0n,
+  };
+  return { phase, gasFee: COMPUTE_FEE, success, run: success ? run : null };
+}
+
+export type Actions = {
+  ok: boolean;
+  resultCode: number;
+  /** Balance after the actions (unchanged when they failed). */
+  balance: bigint;
+  sent: { message: Message; mode: number }[];
+  skipped: number;
+  fwdFees: bigint;
+};
+
+export type Origin = { address: Address; lt: bigint; now: number };
+
+/**
+ * Sends the handler's messages. `carry` is what mode 64 adds: the inbound value left after compute fees.
+ * Without +1 the forward fee comes out of the message value; with +1 (and not 128) it is paid on top.
+ */
+export function runActions(outs: OutgoingMessage[], balance: bigint, carry: bigint, origin: Origin): Actions {
+  let remaining = balance;
+  let carryLeft = carry;
+  const sent: Actions["sent"] = [];
+  let skippedCount = 0;
+  for (const out of outs) {
+    const mode = out.mode ?? SendMode.ORDINARY;
+    let value = out.value;
+    if (mode & SendMode.CARRY_ALL_BALANCE) value = remaining;
+    else if (mode & SendMode.CARRY_INBOUND_VALUE) {
+      value += carryLeft;
+      carryLeft = 0n;
+    }
+    const separate = (mode & SendMode.PAY_FEES_SEPARATELY) !== 0 && !(mode & SendMode.CARRY_ALL_BALANCE);
+    const debit = separate ? value + FORWARD_FEE : value;
+    const delivered = separate ? value : value - FORWARD_FEE;
+    if (delivered < 0n || debit > remaining) {
+      if (mode & SendMode.IGNORE_ERRORS) {
+        skippedCount++;
+        continue;
+      }
+      return {
+        ok: false,
+        resultCode: ACTION_NOT_ENOUGH_TON,
+        balance,
+        sent: [],
+        skipped: skippedCount,
+        fwdFees: 0n,
+      };
+    }
+    remaining -= debit;
+    const message = internalMessage({
+      src: origin.address,
+      dest: out.to,
+      value: delivered,
+      bounce: out.bounce,
+      bounced: false,
+      body: out.body,
+      init: out.init,
+      forwardFee: FORWARD_FEE,
+      createdLt: origin.lt + 1n + BigInt(sent.length),
+      createdAt: origin.now,
+    });
+    sent.push({ message, mode });
+  }
+  const fwdFees = FORWARD_FEE * BigInt(sent.length);
+  return { ok: true, resultCode: 0, balance: remaining, sent, skipped: skippedCount, fwdFees };
+}
+
+export function actionPhaseOf(actions: Actions, total: number): TransactionActionPhase {
+  const sizes = actions.sent.map((s) => cellSize(messageCell(s.message)));
+  return {
+    success: actions.ok,
+    valid: true,
+    noFunds: actions.resultCode === ACTION_NOT_ENOUGH_TON,
+    statusChange: "unchanged",
+    totalFwdFees: actions.fwdFees,
+    totalActionFees: actions.fwdFees,
+    resultCode: actions.resultCode,
+    totalActions: total,
+    specActions: 0,
+    skippedActions: actions.skipped,
+    messagesCreated: actions.sent.length,
+    actionListHash: actionListHash(actions.sent),
+    totalMessageSize: {
+      cells: sizes.reduce((a, s) => a + s.cells, 0n),
+      bits: sizes.reduce((a, s) => a + s.bits, 0n),
+    },
+  };
+}
+
+export type Bounce = { phase: TransactionBouncePhase; message: Message | null; cost: bigint };
+
+/** Sends the inbound value back minus compute and forward fees; `cost` is what leaves the balance. */
+export function runBounce(inbound: Message, gasFee: bigint, origin: Origin): Bounce {
+  if (inbound.info.type !== "internal") throw new TypeError("only internal messages bounce");
+  const left = inbound.info.value.coins - gasFee;
+  const message = internalMessage({
+    src: origin.address,
+    dest: inbound.info.src,
+    value: left > FORWARD_FEE ? left - FORWARD_FEE : 0n,
+    bounce: false,
+    bounced: true,
+    body: bounceBody(inbound.body),
+    forwardFee: FORWARD_FEE,
+    createdLt: origin.lt + 1n,
+    createdAt: origin.now,
+  });
+  const messageSize = cellSize(messageCell(message));
+  if (left < FORWARD_FEE) {
+    return {
+      phase: { type: "no-funds", messageSize, requiredForwardFees: FORWARD_FEE },
+      message: null,
+      cost: 0n,
+    };
+  }
+  return {
+    phase: { type: "ok", messageSize, messageFees: 0n, forwardFees: FORWARD_FEE },
+    message,
+    cost: left,
+  };
+}

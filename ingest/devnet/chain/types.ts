@@ -1,0 +1,142 @@
+/**
+ * The contract-handler interface of the devnet chain: a contract is a TypeScript object that turns one
+ * inbound message (+ its own typed state) into a new state and a list of outgoing messages. Handlers are
+ * functional: they never mutate the state they are given, so a failed compute phase simply keeps the old one.
+ */
+import type { Address, Cell, StateInit } from "@ton/core";
+
+/** An internal message as the receiving contract sees it (TON's `recv_internal` arguments). */
+export type InboundInternal = {
+  source: Address;
+  /** nanoton carried by the message (already credited to the contract's balance). */
+  value: bigint;
+  bounce: boolean;
+  bounced: boolean;
+  body: Cell;
+  init?: StateInit;
+};
+
+/** An external-in message (TON's `recv_external`): no source, no value. */
+export type InboundExternal = { body: Cell; init?: StateInit };
+
+/** What a handler may read besides the message. `balance` already includes the inbound value. */
+export type ExecutionContext = {
+  /** Unix time of the block the transaction is in. */
+  now: number;
+  /** Logical time of the transaction being executed. */
+  lt: bigint;
+  address: Address;
+  balance: bigint;
+};
+
+/**
+ * Send-mode flags (https://docs.ton.org/develop/smart-contracts/messages#message-modes). Modes 0, +1, +2,
+ * 64 and 128 are modelled; others (+16 bounce-on-action-fail, +32 destroy) are accepted and ignored.
+ */
+export const SendMode = {
+  ORDINARY: 0,
+  PAY_FEES_SEPARATELY: 1,
+  IGNORE_ERRORS: 2,
+  CARRY_INBOUND_VALUE: 64,
+  CARRY_ALL_BALANCE: 128,
+} as const;
+
+export type OutgoingMessage = {
+  to: Address;
+  value: bigint;
+  bounce: boolean;
+  body: Cell;
+  init?: StateInit;
+  /** Send mode, `SendMode.ORDINARY` when omitted. */
+  mode?: number;
+};
+
+export type HandlerResult<S> = {
+  /** 0 or 1 is success (as in TVM); anything else fails the compute phase like a `ContractThrow`. */
+  exitCode: number;
+  outMessages: OutgoingMessage[];
+  state: S;
+};
+
+export type ContractHandler<S> = {
+  readonly kind: string;
+  receiveInternal(state: S, msg: InboundInternal, ctx: ExecutionContext): HandlerResult<S>;
+  /** Only wallet-like contracts accept external messages; a throw here drops the message (no transaction). */
+  receiveExternal?(state: S, msg: InboundExternal, ctx: ExecutionContext): HandlerResult<S>;
+  /** Optional serialisation of the state, used for the account state hash in `state_update`. */
+  stateToCell?(state: S): Cell;
+};
+
+/** Thrown by a handler to fail the compute phase with a TVM-style exit code. */
+export class ContractThrow extends Error {
+  readonly exitCode: number;
+  readonly isContractThrow = true as const;
+  constructor(exitCode: number, message?: string) {
+    super(message ?? `contract threw ${exitCode}`);
+    this.name = "ContractThrow";
+    this.exitCode = exitCode;
+  }
+}
+
+export function isContractThrow(error: unknown): error is ContractThrow {
+  return error instanceof Error && (error as Partial<ContractThrow>).isContractThrow === true;
+}
+
+/** Programmer error in the devnet setup (unknown code hash, duplicate account...): never a chain outcome. */
+export class DevnetError extends Error {
+  override readonly name = "DevnetError";
+}
+
+export type ContractRun = { exitCode: number; outMessages: OutgoingMessage[]; next: ContractInstance };
+
+/** A handler bound to its current state; the state type is hidden so accounts of any kind share one map. */
+export type ContractInstance = {
+  readonly kind: string;
+  readonly handler: ContractHandler<never>;
+  readonly state: unknown;
+  receiveInternal(msg: InboundInternal, ctx: ExecutionContext): ContractRun;
+  receiveExternal: ((msg: InboundExternal, ctx: ExecutionContext) => ContractRun) | undefined;
+  stateCell(): Cell | undefined;
+};
+
+export function instantiate<S>(handler: ContractHandler<S>, state: S): ContractInstance {
+  const wrap = (r: HandlerResult<S>): ContractRun => ({
+    exitCode: r.exitCode,
+    outMessages: r.outMessages,
+    next: instantiate(handler, r.state),
+  });
+  const external = handler.receiveExternal;
+  return {
+    kind: handler.kind,
+    handler: handler as ContractHandler<never>,
+    state,
+    receiveInternal: (msg, ctx) => wrap(handler.receiveInternal(state, msg, ctx)),
+    receiveExternal: external ? (msg, ctx) => wrap(external.call(handler, state, msg, ctx)) : undefined,
+    stateCell: () => handler.stateToCell?.(state),
+  };
+}
+
+/** Reads a contract's state back with its type, checking that it is run by `handler`. */
+export function stateOf<S>(contract: ContractInstance, handler: ContractHandler<S>): S {
+  if (contract.handler !== (handler as ContractHandler<never>)) {
+    throw new DevnetError(`account runs ${contract.kind}, not ${handler.kind}`);
+  }
+  return contract.state as S;
+}
+
+export type AccountStatus = "uninitialized" | "active";
+
+/** One account. Non-existing accounts are simply absent from the chain's map. */
+export type Account = {
+  address: Address;
+  balance: bigint;
+  status: AccountStatus;
+  /** null for an uninit account (it holds a balance but no code). */
+  contract: ContractInstance | null;
+  lastTxLt: bigint;
+  lastTxHash: bigint;
+};
+
+export function kindOf(account: Account): string {
+  return account.contract?.kind ?? "uninit";
+}

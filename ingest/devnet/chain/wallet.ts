@@ -1,0 +1,91 @@
+/**
+ * A minimal devnet wallet: the only contract that accepts external messages, so every trace starts at a
+ * wallet like on TON. The external body is a simplified wallet v3 payload (v3 signs
+ * `subwallet_id valid_until seqno`; here no signature, no subwallet): `seqno:uint32 valid_until:uint32`,
+ * then up to 4 × (`mode:uint8`, `^MessageRelaxed`)
+ * (https://github.com/ton-blockchain/wallet-contract/blob/main/func/wallet-v3-code.fc).
+ */
+import {
+  type Address,
+  beginCell,
+  type Cell,
+  internal,
+  loadMessageRelaxed,
+  type StateInit,
+  storeMessageRelaxed,
+} from "@ton/core";
+import { type CodeRegistry, markerCode } from "./registry.ts";
+import { type ContractHandler, ContractThrow, instantiate, type OutgoingMessage } from "./types.ts";
+
+export type WalletState = { seqno: number; id: bigint };
+
+/** wallet v3 exit codes: 33 = bad seqno, 35 = expired. */
+export const WALLET_BAD_SEQNO = 33;
+export const WALLET_EXPIRED = 35;
+export const WALLET_CODE = markerCode("wallet");
+
+export const walletHandler: ContractHandler<WalletState> = {
+  kind: "wallet",
+  // Top-ups and bounces are accepted silently.
+  receiveInternal: (state) => ({ exitCode: 0, outMessages: [], state }),
+  receiveExternal(state, msg, ctx) {
+    const s = msg.body.beginParse();
+    const seqno = s.loadUint(32);
+    const validUntil = s.loadUint(32);
+    if (seqno !== state.seqno) throw new ContractThrow(WALLET_BAD_SEQNO);
+    if (validUntil < ctx.now) throw new ContractThrow(WALLET_EXPIRED);
+    const outMessages: OutgoingMessage[] = [];
+    while (s.remainingRefs > 0) {
+      const mode = s.loadUint(8);
+      const { info, body, init } = loadMessageRelaxed(s.loadRef().beginParse());
+      if (info.type !== "internal") continue;
+      outMessages.push({
+        to: info.dest,
+        value: info.value.coins,
+        bounce: info.bounce,
+        body,
+        init: init ?? undefined,
+        mode,
+      });
+    }
+    return { exitCode: 0, outMessages, state: { ...state, seqno: seqno + 1 } };
+  },
+  stateToCell: (state) => beginCell().storeUint(state.seqno, 32).storeUint(state.id, 256).endCell(),
+};
+
+/** StateInit of wallet `id` (the id stands in for the public key and makes addresses distinct). */
+export function walletInit(id: bigint): StateInit {
+  return { code: WALLET_CODE, data: walletHandler.stateToCell!({ seqno: 0, id }) };
+}
+
+export function registerWallet(registry: CodeRegistry): CodeRegistry {
+  return registry.register(WALLET_CODE, ({ data }) => {
+    const s = data!.beginParse();
+    return instantiate(walletHandler, { seqno: s.loadUint(32), id: s.loadUintBig(256) });
+  });
+}
+
+export type Transfer = {
+  to: Address;
+  value: bigint;
+  bounce?: boolean;
+  body?: Cell;
+  init?: StateInit;
+  /** Default 3 (pay fees separately, ignore errors), what wallets send. */
+  mode?: number;
+};
+
+export function walletTransferBody(seqno: number, validUntil: number, transfers: Transfer[]): Cell {
+  const b = beginCell().storeUint(seqno, 32).storeUint(validUntil, 32);
+  for (const t of transfers) {
+    const relaxed = internal({
+      to: t.to,
+      value: t.value,
+      bounce: t.bounce ?? true,
+      body: t.body,
+      init: t.init,
+    });
+    b.storeUint(t.mode ?? 3, 8).storeRef(beginCell().store(storeMessageRelaxed(relaxed)));
+  }
+  return b.endCell();
+}
