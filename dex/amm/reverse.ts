@@ -9,6 +9,7 @@
  */
 import { CURVES } from "./curves/index.ts";
 import { AmmInputError, emptyPool, zeroAmount } from "./errors.ts";
+import { FP_ERRORS } from "./fixed-point.ts";
 import { ceilDiv, FEE_DIVIDER, isTvmExit, MAX_COINS } from "./math.ts";
 import { assertValidPool } from "./pool.ts";
 import { outputFees, type SwapRequest, type SwapResult, swap } from "./swap.ts";
@@ -86,14 +87,20 @@ function minGrossFor(ctx: Ctx, target: bigint): bigint {
   return b;
 }
 
-/** Gross output of a raw curve evaluation; math exceptions count as "not this input". */
-function grossOut(ctx: Ctx, amountIn: bigint): bigint | null {
+/** The curve's gross output for `amountIn`, or the TVM exit code the math would raise. */
+function curveOut(ctx: Ctx, amountIn: bigint): { out: bigint } | { exit: number } {
   try {
-    return CURVES[ctx.pool.type].baseOut(ctx.pool, ctx.req.direction, amountIn);
+    return { out: CURVES[ctx.pool.type].baseOut(ctx.pool, ctx.req.direction, amountIn) };
   } catch (e) {
-    if (isTvmExit(e)) return null;
+    if (isTvmExit(e)) return { exit: e.exitCode };
     throw e;
   }
+}
+
+/** Gross output of a raw curve evaluation; math exceptions count as "not this input". */
+function grossOut(ctx: Ctx, amountIn: bigint): bigint | null {
+  const r = curveOut(ctx, amountIn);
+  return "out" in r ? r.out : null;
 }
 
 /** Smallest input whose gross output reaches `b`, or null when no input up to the cap does. */
@@ -118,15 +125,11 @@ function inputFor(ctx: Ctx, b: bigint): bigint | null {
 
 /** Monotone bisection on the curve's gross output for the types without a closed form. */
 function searchInput(ctx: Ctx, b: bigint): bigint | null {
-  // Exceptions at tiny inputs (51002) mean "too small"; any other means "too large", which the
+  // Exceptions at tiny inputs (51002, complement out of range) mean "too small"; any other means "too large", which the
   // forward swap then rejects.
   const reaches = (a: bigint) => {
-    try {
-      return CURVES[ctx.pool.type].baseOut(ctx.pool, ctx.req.direction, a) >= b;
-    } catch (e) {
-      if (isTvmExit(e)) return e.exitCode !== 51002;
-      throw e;
-    }
+    const r = curveOut(ctx, a);
+    return "out" in r ? r.out >= b : r.exit !== FP_ERRORS.complementOutOfRange;
   };
   if (!reaches(ctx.maxIn)) return null;
   let lo = 0n; // lo never reaches, hi always does

@@ -1,14 +1,8 @@
 // Shared helpers for the codec tests (not a test file: ava only runs *.test.ts).
-import { readFileSync } from "node:fs";
 import { Address, beginCell, type Cell } from "@ton/core";
 import fc from "fast-check";
 
-/** ../shared/vectors relative to the repo root (this file is test/unit/dex/codecs/_helpers.ts). */
-export const VECTORS = new URL("../../../../../shared/vectors/", import.meta.url);
-
-export function readVectorJson<T>(relative: string): T {
-  return JSON.parse(readFileSync(new URL(relative, VECTORS), "utf8")) as T;
-}
+export { listVectors, readVectorJson } from "../../../helpers/vectors.ts";
 
 /** Raw `0:HEX` in upper case (the vectors' form), or null for addr_none. */
 export const raw = (a: Address | null): string | null => (a === null ? null : a.toRawString().toUpperCase());

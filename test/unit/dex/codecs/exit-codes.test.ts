@@ -1,6 +1,5 @@
 // dex/exit-codes.ts: every `exit_name` used by shared/vectors/amm/*.json maps to the same code, and
 // describeExitCode behaves for known, version-specific and unknown codes.
-import { readdirSync } from "node:fs";
 import test from "ava";
 import {
   describeExitCode,
@@ -8,12 +7,12 @@ import {
   V1_EXIT_CODES,
   V2_EXIT_CODES,
 } from "../../../../dex/exit-codes.ts";
-import { readVectorJson, VECTORS } from "./_helpers.ts";
+import { listVectors, readVectorJson } from "./_helpers.ts";
 
 type AmmFile = { pool_type: string; cases: { expected: { exit_code?: string; exit_name?: string } }[] };
 
 const pairs = new Map<string, { code: string; v1: boolean }>();
-for (const f of readdirSync(new URL("amm/", VECTORS)).filter((n) => n.endsWith(".json"))) {
+for (const f of listVectors("amm", ".json")) {
   const file = readVectorJson<AmmFile>(`amm/${f}`);
   for (const c of file.cases) {
     const { exit_code, exit_name } = c.expected;

@@ -1,7 +1,6 @@
 // Every message body in shared/vectors/mainnet-traces/*.json (real mainnet traces from toncenter/ton-indexer;
 // provenance in that folder's FORMAT.md) with a jetton/STON.fi/pTON op decodes (never `malformed`), and
 // re-encodes to a cell with the original hash, including the forward payloads inside transfers.
-import { readdirSync } from "node:fs";
 import { Cell } from "@ton/core";
 import test from "ava";
 import {
@@ -11,7 +10,7 @@ import {
   encodeForwardPayload,
 } from "../../../../dex/codecs/index.ts";
 import { BODY_CODECS, PAYLOAD_CODECS } from "../../../../dex/codecs/registry.ts";
-import { readVectorJson, VECTORS } from "./_helpers.ts";
+import { listVectors, readVectorJson } from "./_helpers.ts";
 
 type Msg = { hash: string; opcode: string; body_boc: string };
 type Trace = { transactions: { in_msg: Msg; out_msgs: Msg[] }[] };
@@ -50,6 +49,6 @@ const traceMacro = test.macro({
   title: (_p, file: string) => `mainnet trace ${file}`,
 });
 
-for (const f of readdirSync(new URL("mainnet-traces/", VECTORS)).filter((n) => n.endsWith(".json"))) {
+for (const f of listVectors("mainnet-traces", ".json")) {
   test(traceMacro, f);
 }
