@@ -10,16 +10,32 @@ import {
   type Message,
   type StateInit,
   type Transaction,
+  type TupleItem,
 } from "@ton/core";
 import { rawTransactionFromTonCore } from "../../../schemas/from-ton-core.ts";
 import { parseRawTransaction, type RawTransaction } from "../../../schemas/raw-transaction.ts";
-import { execute } from "./execute.ts";
+import { type Executed, execute } from "./execute.ts";
 import { LT_PER_BLOCK } from "./fees.ts";
 import { externalMessage } from "./messages.ts";
 import { CodeRegistry } from "./registry.ts";
-import { type Account, type ContractInstance, DevnetError } from "./types.ts";
+import type { TruthRecord } from "./truth.ts";
+import {
+  type Account,
+  type ContractInstance,
+  DevnetError,
+  type GetMethodContext,
+  isContractThrow,
+} from "./types.ts";
 
-export type DevnetBlock = { mc_seqno: number; utime: number; transactions: RawTransaction[] };
+export type GetMethodResult = { exitCode: number; stack: TupleItem[] };
+
+export type DevnetBlock = {
+  mc_seqno: number;
+  utime: number;
+  transactions: RawTransaction[];
+  /** Ground truth recorded by the contracts in this block's transactions, in transaction order. */
+  truth: TruthRecord[];
+};
 
 /** The single shard: prefix 0x8000000000000000 covers the whole basechain. */
 export const DEVNET_SHARD = 0x8000000000000000n;
@@ -111,9 +127,12 @@ export class Chain {
     );
     this.#queue = [];
     const executed: Transaction[] = [];
+    const events = new Map<Transaction, Executed["events"]>();
     for (const pending of batch) {
-      const tx = this.#deliver(pending, startLt, utime);
-      if (tx) executed.push(tx);
+      const result = this.#deliver(pending, startLt, utime);
+      if (result === null) continue;
+      executed.push(result.transaction);
+      if (result.events.length > 0) events.set(result.transaction, result.events);
     }
     executed.sort((a, b) => (a.lt === b.lt ? (a.address < b.address ? -1 : 1) : a.lt < b.lt ? -1 : 1));
     const block = { mc_seqno, workchain: 0, shard: DEVNET_SHARD, block_seqno: mc_seqno };
@@ -123,11 +142,41 @@ export class Chain {
         throw new DevnetError(`devnet produced an invalid RawTransaction: ${parsed.errors.join("; ")}`);
       return parsed.value;
     });
-    return { mc_seqno, utime, transactions };
+    const truth: TruthRecord[] = [];
+    for (const [i, tx] of executed.entries()) {
+      const raw = transactions[i]!;
+      for (const event of events.get(tx) ?? []) {
+        truth.push({ ...event, mc_seqno, tx_hash: raw.hash, lt: tx.lt, now: raw.now, account: raw.account });
+      }
+    }
+    return { mc_seqno, utime, transactions, truth };
+  }
+
+  /**
+   * Runs a get-method on an active account, as a liteserver's `runSmcMethod` would: exit code 0 and the
+   * stack, 11 for an unknown method, -13 for an account that is missing or has no code (toncenter's
+   * convention), or the code of a `ContractThrow`.
+   */
+  runGetMethod(address: Address, name: string, args: TupleItem[] = []): GetMethodResult {
+    const account = this.#accounts.get(address.toRawString());
+    if (account?.contract == null) return { exitCode: -13, stack: [] };
+    const ctx: GetMethodContext = { address, balance: account.balance, now: this.utime };
+    try {
+      const stack = account.contract.runGetMethod(name, args, ctx);
+      return stack === undefined ? { exitCode: 11, stack: [] } : { exitCode: 0, stack };
+    } catch (error) {
+      if (isContractThrow(error)) return { exitCode: error.exitCode, stack: [] };
+      throw error;
+    }
+  }
+
+  /** Unix time of the last produced block (genesis before the first). */
+  get utime(): number {
+    return this.genesisUtime + this.#mcSeqno * this.blockSeconds;
   }
 
   /** lt = max(block start, account end_lt, created_lt + 1); out messages get lt+1, lt+2, … */
-  #deliver(pending: Pending, startLt: bigint, now: number): Transaction | null {
+  #deliver(pending: Pending, startLt: bigint, now: number): Executed | null {
     const { message, dest } = pending;
     const key = dest.toRawString();
     const createdLt = message.info.type === "internal" ? message.info.createdLt : 0n;
@@ -147,6 +196,6 @@ export class Chain {
       if (out.info.type !== "internal") continue;
       this.#enqueue(out, out.info.dest, out.info.createdLt);
     }
-    return result.transaction;
+    return result;
   }
 }

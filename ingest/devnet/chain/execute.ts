@@ -21,6 +21,7 @@ import {
 } from "@ton/core";
 import { actionPhaseOf, runActions, runBounce, runCompute } from "./phases.ts";
 import type { CodeRegistry } from "./registry.ts";
+import type { TruthEvent } from "./truth.ts";
 import { type Account, type ContractInstance, kindOf } from "./types.ts";
 
 export type ExecuteInput = {
@@ -37,6 +38,8 @@ export type Executed = {
   account: Account | undefined;
   transaction: Transaction;
   outMessages: Message[];
+  /** Ground-truth events of the handler; empty unless the transaction committed. */
+  events: TruthEvent[];
 };
 
 const messageValue: DictionaryValue<Message> = {
@@ -82,6 +85,7 @@ type Outcome = {
   contract: ContractInstance | null;
   outMessages: Message[];
   description: TransactionDescriptionGeneric;
+  events: TruthEvent[];
 };
 
 /** Credit → compute → action → bounce; null when an external message is not accepted. */
@@ -124,7 +128,8 @@ function run(input: ExecuteInput): Outcome | null {
     destroyed: false,
   };
   const next = ok ? compute.run!.next : (account?.contract ?? null);
-  return { balance, fees, ok, contract: next, outMessages, description };
+  const events = ok ? compute.run!.events : [];
+  return { balance, fees, ok, contract: next, outMessages, description, events };
 }
 
 export function execute(input: ExecuteInput): Executed | null {
@@ -161,5 +166,5 @@ export function execute(input: ExecuteInput): Executed | null {
     .endCell();
   const transaction = loadTransaction(cell.beginParse());
   if (after) after.lastTxHash = BigInt(`0x${transaction.hash().toString("hex")}`);
-  return { account: after, transaction, outMessages };
+  return { account: after, transaction, outMessages, events: outcome.events };
 }

@@ -5,9 +5,12 @@ export {
   DEFAULT_GENESIS_UTIME,
   DEVNET_SHARD,
   type DevnetBlock,
+  type GetMethodResult,
 } from "./chain.ts";
 export * from "./fees.ts";
 export { bounceBody } from "./messages.ts";
+export { chainProvider, GetMethodError, openOnChain } from "./provider.ts";
 export { CodeRegistry, type ContractFactory, markerCode } from "./registry.ts";
+export type * from "./truth.ts";
 export * from "./types.ts";
 export * from "./wallet.ts";

@@ -3,7 +3,8 @@
  * inbound message (+ its own typed state) into a new state and a list of outgoing messages. Handlers are
  * functional: they never mutate the state they are given, so a failed compute phase simply keeps the old one.
  */
-import type { Address, Cell, StateInit } from "@ton/core";
+import type { Address, Cell, StateInit, TupleItem } from "@ton/core";
+import type { TruthEvent } from "./truth.ts";
 
 /** An internal message as the receiving contract sees it (TON's `recv_internal` arguments). */
 export type InboundInternal = {
@@ -56,7 +57,21 @@ export type HandlerResult<S> = {
   exitCode: number;
   outMessages: OutgoingMessage[];
   state: S;
+  /**
+   * Ground truth: the DEX operations this transaction performed (./truth.ts). Kept only when the
+   * transaction commits (compute and action phases succeed), like the state.
+   */
+  events?: TruthEvent[];
 };
+
+/** What a get-method may read besides the state (TVM's c7: address, balance, now). */
+export type GetMethodContext = { address: Address; balance: bigint; now: number };
+
+/**
+ * A get-method: stack arguments in, stack out (top of stack last), exactly the shapes the real contract
+ * returns. A `ContractThrow` becomes the run's exit code.
+ */
+export type GetMethod<S> = (state: S, args: TupleItem[], ctx: GetMethodContext) => TupleItem[];
 
 export type ContractHandler<S> = {
   readonly kind: string;
@@ -65,6 +80,8 @@ export type ContractHandler<S> = {
   receiveExternal?(state: S, msg: InboundExternal, ctx: ExecutionContext): HandlerResult<S>;
   /** Optional serialisation of the state, used for the account state hash in `state_update`. */
   stateToCell?(state: S): Cell;
+  /** Get-methods by name (`get_pool_data`, `get_wallet_address`, ...). */
+  getMethods?: Readonly<Record<string, GetMethod<S>>>;
 };
 
 /** Thrown by a handler to fail the compute phase with a TVM-style exit code. */
@@ -87,7 +104,12 @@ export class DevnetError extends Error {
   override readonly name = "DevnetError";
 }
 
-export type ContractRun = { exitCode: number; outMessages: OutgoingMessage[]; next: ContractInstance };
+export type ContractRun = {
+  exitCode: number;
+  outMessages: OutgoingMessage[];
+  next: ContractInstance;
+  events: TruthEvent[];
+};
 
 /** A handler bound to its current state; the state type is hidden so accounts of any kind share one map. */
 export type ContractInstance = {
@@ -97,6 +119,8 @@ export type ContractInstance = {
   receiveInternal(msg: InboundInternal, ctx: ExecutionContext): ContractRun;
   receiveExternal: ((msg: InboundExternal, ctx: ExecutionContext) => ContractRun) | undefined;
   stateCell(): Cell | undefined;
+  /** Runs a get-method; undefined when the contract has no method of that name. */
+  runGetMethod(name: string, args: TupleItem[], ctx: GetMethodContext): TupleItem[] | undefined;
 };
 
 export function instantiate<S>(handler: ContractHandler<S>, state: S): ContractInstance {
@@ -104,21 +128,26 @@ export function instantiate<S>(handler: ContractHandler<S>, state: S): ContractI
     exitCode: r.exitCode,
     outMessages: r.outMessages,
     next: instantiate(handler, r.state),
+    events: r.events ?? [],
   });
   const external = handler.receiveExternal;
   return {
     kind: handler.kind,
-    handler: handler as ContractHandler<never>,
+    handler: handler as unknown as ContractHandler<never>,
     state,
     receiveInternal: (msg, ctx) => wrap(handler.receiveInternal(state, msg, ctx)),
     receiveExternal: external ? (msg, ctx) => wrap(external.call(handler, state, msg, ctx)) : undefined,
     stateCell: () => handler.stateToCell?.(state),
+    runGetMethod: (name, args, ctx) => {
+      const method = handler.getMethods?.[name];
+      return method === undefined ? undefined : method(state, args, ctx);
+    },
   };
 }
 
 /** Reads a contract's state back with its type, checking that it is run by `handler`. */
 export function stateOf<S>(contract: ContractInstance, handler: ContractHandler<S>): S {
-  if (contract.handler !== (handler as ContractHandler<never>)) {
+  if (contract.handler !== (handler as unknown as ContractHandler<never>)) {
     throw new DevnetError(`account runs ${contract.kind}, not ${handler.kind}`);
   }
   return contract.state as S;
