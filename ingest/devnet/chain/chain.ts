@@ -9,14 +9,13 @@ import {
   contractAddress,
   type Message,
   type StateInit,
-  type Transaction,
   type TupleItem,
 } from "@ton/core";
-import { rawTransactionFromTonCore } from "../../../schemas/from-ton-core.ts";
-import { parseRawTransaction, type RawTransaction } from "../../../schemas/raw-transaction.ts";
+import type { RawTransaction } from "../../../schemas/raw-transaction.ts";
 import { type Executed, execute } from "./execute.ts";
 import { LT_PER_BLOCK } from "./fees.ts";
 import { externalMessage } from "./messages.ts";
+import { rawTransaction } from "./record.ts";
 import { CodeRegistry } from "./registry.ts";
 import type { TruthRecord } from "./truth.ts";
 import {
@@ -39,6 +38,7 @@ export type DevnetBlock = {
 
 /** The single shard: prefix 0x8000000000000000 covers the whole basechain. */
 export const DEVNET_SHARD = 0x8000000000000000n;
+const SHARD_ID = "0:8000000000000000";
 /** 2023-11-14T22:13:20Z, a fixed genesis so blocks never depend on the wall clock. */
 export const DEFAULT_GENESIS_UTIME = 1_700_000_000;
 export const DEFAULT_BLOCK_SECONDS = 5;
@@ -126,26 +126,21 @@ export class Chain {
       a.orderLt === b.orderLt ? a.seq - b.seq : a.orderLt < b.orderLt ? -1 : 1,
     );
     this.#queue = [];
-    const executed: Transaction[] = [];
-    const events = new Map<Transaction, Executed["events"]>();
+    const executed: Executed[] = [];
     for (const pending of batch) {
       const result = this.#deliver(pending, startLt, utime);
-      if (result === null) continue;
-      executed.push(result.transaction);
-      if (result.events.length > 0) events.set(result.transaction, result.events);
+      if (result !== null) executed.push(result);
     }
-    executed.sort((a, b) => (a.lt === b.lt ? (a.address < b.address ? -1 : 1) : a.lt < b.lt ? -1 : 1));
-    const block = { mc_seqno, workchain: 0, shard: DEVNET_SHARD, block_seqno: mc_seqno };
-    const transactions = executed.map((tx) => {
-      const parsed = parseRawTransaction(rawTransactionFromTonCore(tx, block));
-      if (!parsed.ok)
-        throw new DevnetError(`devnet produced an invalid RawTransaction: ${parsed.errors.join("; ")}`);
-      return parsed.value;
-    });
+    executed.sort((a, b) =>
+      a.lt === b.lt ? Buffer.compare(a.address.hash, b.address.hash) : a.lt < b.lt ? -1 : 1,
+    );
+    const ids = { mc_seqno, shard: SHARD_ID, block_seqno: mc_seqno };
+    const transactions: RawTransaction[] = [];
     const truth: TruthRecord[] = [];
-    for (const [i, tx] of executed.entries()) {
-      const raw = transactions[i]!;
-      for (const event of events.get(tx) ?? []) {
+    for (const tx of executed) {
+      const raw = rawTransaction(tx, ids);
+      transactions.push(raw);
+      for (const event of tx.events) {
         truth.push({ ...event, mc_seqno, tx_hash: raw.hash, lt: tx.lt, now: raw.now, account: raw.account });
       }
     }

@@ -4,21 +4,21 @@
  * message that the account does not accept: TON records no transaction for those.
  */
 import {
+  type AccountStatus,
   type Address,
   beginCell,
-  Cell,
+  type Cell,
   contractAddress,
   Dictionary,
-  type DictionaryValue,
-  loadMessage,
-  loadTransaction,
   type Message,
-  storeMessage,
-  storeTransaction,
-  type Transaction,
+  storeAccountStatus,
+  storeCurrencyCollection,
+  storeHashUpdate,
+  storeTransactionDescription,
   type TransactionBouncePhase,
   type TransactionDescriptionGeneric,
 } from "@ton/core";
+import { messageCell } from "./messages.ts";
 import { actionPhaseOf, runActions, runBounce, runCompute } from "./phases.ts";
 import type { CodeRegistry } from "./registry.ts";
 import type { TruthEvent } from "./truth.ts";
@@ -36,17 +36,17 @@ export type ExecuteInput = {
 export type Executed = {
   /** The account afterwards; undefined when it still does not exist (e.g. a bounce from nowhere). */
   account: Account | undefined;
-  transaction: Transaction;
+  /** The serialised transaction; `hash` is its cell hash. */
+  cell: Cell;
+  hash: Buffer;
+  lt: bigint;
+  now: number;
+  address: Address;
+  inMessage: Message;
   outMessages: Message[];
+  description: TransactionDescriptionGeneric;
   /** Ground-truth events of the handler; empty unless the transaction committed. */
   events: TruthEvent[];
-};
-
-const messageValue: DictionaryValue<Message> = {
-  serialize: (src, b) => {
-    b.storeRef(beginCell().store(storeMessage(src)));
-  },
-  parse: (s) => loadMessage(s.loadRef().beginParse()),
 };
 
 /** A StateInit deploys only onto an account without code, and only if it hashes to the address. */
@@ -65,6 +65,18 @@ function resolveContract(
   return { contract: factory({ code: init.code, data: init.data ?? null, address }), activated: true };
 }
 
+/** Per immutable contract instance: the state after one transaction is the state before the next. */
+const stateCellHashes = new WeakMap<ContractInstance, Cell | null>();
+
+function stateCellOf(contract: ContractInstance): Cell | null {
+  let cell = stateCellHashes.get(contract);
+  if (cell === undefined) {
+    cell = contract.stateCell() ?? null;
+    stateCellHashes.set(contract, cell);
+  }
+  return cell;
+}
+
 /** Stand-in for the account state hash: status, kind, balance and the handler's state cell if it has one. */
 function stateHash(account: Account | undefined): Buffer {
   if (account === undefined) return beginCell().storeBit(0).endCell().hash();
@@ -73,7 +85,7 @@ function stateHash(account: Account | undefined): Buffer {
     .storeBit(account.status === "active")
     .storeCoins(account.balance)
     .storeStringRefTail(kindOf(account))
-    .storeMaybeRef(account.contract?.stateCell() ?? null)
+    .storeMaybeRef(account.contract ? stateCellOf(account.contract) : null)
     .endCell()
     .hash();
 }
@@ -142,29 +154,72 @@ export function execute(input: ExecuteInput): Executed | null {
   const after: Account | undefined = exists
     ? { address, balance, status, contract, lastTxLt: lt, lastTxHash: 0n }
     : undefined;
-  const outs = Dictionary.empty(Dictionary.Keys.Uint(15), messageValue);
-  for (const [i, m] of outMessages.entries()) outs.set(i, m);
-  const built: Omit<Transaction, "raw" | "hash"> = {
-    address: BigInt(`0x${address.hash.toString("hex")}`),
+  const cell = transactionCell({
+    address,
     lt,
     prevTransactionHash: account?.lastTxHash ?? 0n,
     prevTransactionLt: account?.lastTxLt ?? 0n,
     now,
-    outMessagesCount: outMessages.length,
     oldStatus: account?.status ?? "non-existing",
     endStatus: after?.status ?? "non-existing",
     inMessage: message,
-    outMessages: outs,
-    totalFees: { coins: outcome.fees },
+    outMessages,
+    totalFees: outcome.fees,
     stateUpdate: { oldHash: stateHash(account), newHash: stateHash(after) },
     description: outcome.description,
+  });
+  const hash = cell.hash();
+  if (after) after.lastTxHash = BigInt(`0x${hash.toString("hex")}`);
+  return {
+    account: after,
+    cell,
+    hash,
+    lt,
+    now,
+    address,
+    inMessage: message,
+    outMessages,
+    description: outcome.description,
+    events: outcome.events,
   };
-  // storeTransaction ignores raw/hash; loading the cell back gives the real ones.
-  const placeholder = { raw: Cell.EMPTY, hash: () => Buffer.alloc(32) };
-  const cell = beginCell()
-    .store(storeTransaction({ ...built, ...placeholder }))
+}
+
+type TransactionFields = {
+  address: Address;
+  lt: bigint;
+  prevTransactionHash: bigint;
+  prevTransactionLt: bigint;
+  now: number;
+  oldStatus: AccountStatus;
+  endStatus: AccountStatus;
+  inMessage: Message;
+  outMessages: Message[];
+  totalFees: bigint;
+  stateUpdate: { oldHash: Buffer; newHash: Buffer };
+  description: TransactionDescriptionGeneric;
+};
+
+/**
+ * `transaction$0111` (block.tlb), field for field as @ton/core's `storeTransaction`, but with the message
+ * cells reused from ./messages.ts instead of serialising every message again.
+ */
+function transactionCell(t: TransactionFields): Cell {
+  const outs = Dictionary.empty(Dictionary.Keys.Uint(15), Dictionary.Values.Cell());
+  for (const [i, m] of t.outMessages.entries()) outs.set(i, messageCell(m));
+  const messages = beginCell().storeBit(true).storeRef(messageCell(t.inMessage)).storeDict(outs);
+  return beginCell()
+    .storeUint(0x07, 4)
+    .storeBuffer(t.address.hash, 32)
+    .storeUint(t.lt, 64)
+    .storeUint(t.prevTransactionHash, 256)
+    .storeUint(t.prevTransactionLt, 64)
+    .storeUint(t.now, 32)
+    .storeUint(t.outMessages.length, 15)
+    .store(storeAccountStatus(t.oldStatus))
+    .store(storeAccountStatus(t.endStatus))
+    .storeRef(messages)
+    .store(storeCurrencyCollection({ coins: t.totalFees }))
+    .storeRef(beginCell().store(storeHashUpdate(t.stateUpdate)))
+    .storeRef(beginCell().store(storeTransactionDescription(t.description)))
     .endCell();
-  const transaction = loadTransaction(cell.beginParse());
-  if (after) after.lastTxHash = BigInt(`0x${transaction.hash().toString("hex")}`);
-  return { account: after, transaction, outMessages, events: outcome.events };
 }

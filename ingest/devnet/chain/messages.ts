@@ -8,15 +8,25 @@ import {
   type Cell,
   external,
   type Message,
-  type OutAction,
   type StateInit,
   storeMessage,
-  storeOutList,
 } from "@ton/core";
 import { BOUNCE_BODY_BITS } from "./fees.ts";
 
+/**
+ * Each message is serialised once: the cell is cached per (immutable) Message object, because the same
+ * message appears in the sender's transaction, the action list, the receiver's transaction and the
+ * RawTransaction records, and @ton/core's bit-level serialisation dominates the devnet's cost.
+ */
+const cells = new WeakMap<Message, Cell>();
+
 export function messageCell(message: Message): Cell {
-  return beginCell().store(storeMessage(message)).endCell();
+  let cell = cells.get(message);
+  if (cell === undefined) {
+    cell = beginCell().store(storeMessage(message)).endCell();
+    cells.set(message, cell);
+  }
+  return cell;
 }
 
 export function messageHash(message: Message): bigint {
@@ -85,12 +95,20 @@ export function cellSize(root: Cell): { cells: bigint; bits: bigint } {
   return { cells: BigInt(seen.size), bits: BigInt(bits) };
 }
 
-/** Hash of the c5 action list that would have produced these messages (for the action phase record). */
+/**
+ * Stand-in for the c5 action-list hash (no TVM runs here): `out_list` shaped cells chaining
+ * `action_send_msg#0ec3c86d mode:uint8 ^message` over the messages' own cells, so it commits to the same
+ * content without serialising every message a second time.
+ */
 export function actionListHash(sent: { message: Message; mode: number }[]): bigint {
-  const actions: OutAction[] = sent.map(({ message, mode }) => {
-    if (message.info.type !== "internal") throw new TypeError("only internal messages are sent by actions");
-    return { type: "sendMsg", mode, outMsg: { info: message.info, init: message.init, body: message.body } };
-  });
-  const cell = beginCell().store(storeOutList(actions)).endCell();
-  return BigInt(`0x${cell.hash().toString("hex")}`);
+  let list = beginCell().endCell();
+  for (const { message, mode } of sent) {
+    list = beginCell()
+      .storeRef(list)
+      .storeUint(0x0ec3c86d, 32)
+      .storeUint(mode, 8)
+      .storeRef(messageCell(message))
+      .endCell();
+  }
+  return BigInt(`0x${list.hash().toString("hex")}`);
 }

@@ -19,6 +19,7 @@ import {
   CodeRegistry,
   type ContractHandler,
   ContractThrow,
+  DEVNET_SHARD,
   type DevnetBlock,
   FORWARD_FEE,
   instantiate,
@@ -31,6 +32,7 @@ import {
   walletInit,
   walletTransferBody,
 } from "../../../../ingest/devnet/chain/index.ts";
+import { rawTransactionFromTonCore } from "../../../../schemas/from-ton-core.ts";
 import { parseRawTransaction, type RawTransaction } from "../../../../schemas/raw-transaction.ts";
 
 const TON = 1_000_000_000n;
@@ -252,6 +254,23 @@ test("every produced record passes parseRawTransaction", (t) => {
     const parsed = parseRawTransaction(JSON.parse(JSON.stringify(tx)));
     t.true(parsed.ok, parsed.ok ? "" : parsed.errors.join("; "));
     t.is(tx.shard, "0:8000000000000000");
+  }
+});
+
+test("each record equals the reference mapper applied to the transaction's own BOC", (t) => {
+  const blocks = scenario();
+  t.true(blocks.some((b) => b.transactions.length > 0));
+  for (const block of blocks) {
+    for (const tx of block.transactions) {
+      const loaded = loadTransaction(Cell.fromBase64(tx.boc!).beginParse());
+      const ids = {
+        mc_seqno: block.mc_seqno,
+        workchain: 0,
+        shard: DEVNET_SHARD,
+        block_seqno: block.mc_seqno,
+      };
+      t.deepEqual(rawTransactionFromTonCore(loaded, ids), tx);
+    }
   }
 });
 
