@@ -4,7 +4,9 @@
  * which the devnet implements over its emulated accounts and the mainnet source over `runGetMethod` of a
  * TON HTTP API. The API uses it for balances, jetton wallet addresses and fresh pool state.
  */
+
 import { type Address, beginCell, type Cell, type TupleItem, TupleReader } from "@ton/core";
+import { type PoolState, type PoolType, poolState } from "./amm/types.ts";
 
 /** Exit code a liteserver-style runner reports for an account that is missing or has no code. */
 export const ACCOUNT_NOT_ACTIVE = -13;
@@ -285,4 +287,45 @@ export function createChainState(runner: GetMethodRunner): ChainState {
         depositedAmount: r.readBigNumber(),
       })),
   };
+}
+
+const V2_TYPE_TO_ENGINE = {
+  constant_product: "v2_constant_product",
+  constant_sum: "v2_constant_sum",
+  stableswap: "v2_stableswap",
+  weighted_const_product: "v2_weighted_const_product",
+  weighted_stableswap: "v2_weighted_stableswap",
+} as const satisfies Record<V2PoolType, PoolType>;
+
+/** v1 `get_pool_data` has no LP supply: it comes from the pool's `get_jetton_data`. */
+export function v1PoolState(data: V1PoolData, lpSupply: bigint): PoolState {
+  return poolState({
+    type: "v1_constant_product",
+    reserve0: data.reserve0,
+    reserve1: data.reserve1,
+    lpSupply,
+    lpFeeBps: BigInt(data.lpFee),
+    protocolFeeBps: BigInt(data.protocolFee),
+    refFeeBps: BigInt(data.refFee),
+    collectedProtocolFee0: data.collectedToken0ProtocolFee,
+    collectedProtocolFee1: data.collectedToken1ProtocolFee,
+  });
+}
+
+export function v2PoolState(data: V2PoolData): PoolState {
+  return poolState({
+    type: V2_TYPE_TO_ENGINE[data.poolType],
+    reserve0: data.reserve0,
+    reserve1: data.reserve1,
+    lpSupply: data.totalSupplyLp,
+    lpFeeBps: BigInt(data.lpFee),
+    protocolFeeBps: BigInt(data.protocolFee),
+    refFeeBps: 0n,
+    collectedProtocolFee0: data.collectedToken0ProtocolFee,
+    collectedProtocolFee1: data.collectedToken1ProtocolFee,
+    isLocked: data.isLocked,
+    amp: data.amp ?? 0n,
+    rate: data.rate ?? 0n,
+    w0: data.w0 ?? 0n,
+  });
 }

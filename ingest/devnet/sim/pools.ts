@@ -1,0 +1,65 @@
+/**
+ * The simulator's view of the pools: addresses and token order from the routers' get-methods, and the
+ * current state through `ChainState` mapped to the AMM engine's `PoolState`. Nothing here is cached across
+ * blocks except what never changes (addresses, token order).
+ */
+import { type Address, beginCell } from "@ton/core";
+import type { PoolState } from "../../../dex/amm/index.ts";
+import type { ChainState } from "../../../dex/chain-state.ts";
+import { v1PoolState, v2PoolState } from "../../../dex/chain-state.ts";
+import type { UserActions } from "./actions.ts";
+import { POOLS, type PoolSpec } from "./catalog.ts";
+import type { RouterKey } from "./types.ts";
+
+export type PoolHandle = {
+  readonly spec: PoolSpec;
+  readonly router: RouterKey;
+  readonly address: Address;
+  /** Symbols in the pool's stored order (token0, token1), per the router wallets (contracts.md §1.2). */
+  readonly token0: string;
+  readonly token1: string;
+  readonly wallet0: Address;
+  readonly wallet1: Address;
+};
+
+export async function resolvePools(actions: UserActions, state: ChainState): Promise<PoolHandle[]> {
+  const pools: PoolHandle[] = [];
+  for (const spec of POOLS) {
+    const router = actions.handle(spec.router);
+    const wa = actions.routerWallet(spec.router, spec.a);
+    const wb = actions.routerWallet(spec.router, spec.b);
+    const address = await state.getPoolAddress(router.address, wa, wb);
+    const aFirst = compareWallets(wa, wb) > 0;
+    pools.push({
+      spec,
+      router: spec.router,
+      address,
+      token0: aFirst ? spec.a : spec.b,
+      token1: aFirst ? spec.b : spec.a,
+      wallet0: aFirst ? wa : wb,
+      wallet1: aFirst ? wb : wa,
+    });
+  }
+  return pools;
+}
+
+/**
+ * contracts.md §1.2: token0 is the router wallet whose `storeAddress` cell has the larger hash (compared as
+ * unsigned big-endian 256-bit integers).
+ */
+export function compareWallets(a: Address, b: Address): number {
+  const hash = (x: Address) => beginCell().storeAddress(x).endCell().hash();
+  return Buffer.compare(hash(a), hash(b));
+}
+
+/** The pool's current engine state, or null while it is not deployed. */
+export async function readPool(state: ChainState, pool: PoolHandle): Promise<PoolState | null> {
+  if (pool.router === "v1") {
+    const data = await state.getV1PoolData(pool.address);
+    if (data === null) return null;
+    const jetton = await state.getJettonData(pool.address);
+    return v1PoolState(data, jetton?.totalSupply ?? 0n);
+  }
+  const data = await state.getV2PoolData(pool.address);
+  return data === null ? null : v2PoolState(data);
+}
