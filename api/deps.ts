@@ -1,0 +1,32 @@
+/**
+ * What the API needs from the outside, injected by `createApp` (bin/ wires the real adapters; tests wire
+ * the in-memory read model and a fake chain). Controllers reach it through `depsOf(ctx)`.
+ */
+import type { Context } from "koa";
+import type { PoolState } from "../dex/amm/index.ts";
+import type { ChainState } from "../dex/chain-state.ts";
+import type { DexReadModel, RawAddress } from "./read-model.ts";
+
+/**
+ * The hot pool-state cache (memory LRU or Redis), fresher than the store between batches. A miss is null;
+ * an outage throws and the API falls back to the store.
+ */
+export type PoolStateCache = {
+  getPoolState(pool: RawAddress): Promise<PoolState | null>;
+};
+
+type LogFn = (obj: object, msg?: string) => void;
+export type ApiLogger = { error: LogFn; warn: LogFn; info: LogFn };
+
+export type ApiDeps = {
+  data: DexReadModel;
+  cache?: PoolStateCache;
+  chain: ChainState;
+  /** Current time in milliseconds (injected so tests control "now"). */
+  clock: () => number;
+  logger: ApiLogger;
+};
+
+export function depsOf(ctx: Context): ApiDeps {
+  return (ctx.state as { deps: ApiDeps }).deps;
+}

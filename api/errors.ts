@@ -1,0 +1,146 @@
+/**
+ * HTTP errors and the one error middleware that renders them. Every failure leaves as
+ * `{"error": {"code", "message", "details"}}`: 4xx messages are shown, 5xx messages are generic and the
+ * cause is only logged (koa `error-handling.md`). Bad input never reaches 500: zod errors, AMM input
+ * errors and malformed JSON become 4xx naming the field; a backing service that is down becomes 503.
+ */
+import type { Context, Next } from "koa";
+import { ZodError } from "zod";
+import { isAmmInputError } from "../dex/amm/index.ts";
+import { isRetryable as isInfraRetryable } from "../infra/errors.ts";
+
+export type FieldIssue = { field: string; message: string };
+
+export class HttpError extends Error {
+  override name = "HttpError";
+  readonly isHttpError = true;
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+    /** 4xx messages are meant for the caller; 5xx messages may carry internals, so they are hidden. */
+    readonly expose = status < 500,
+  ) {
+    super(message);
+  }
+}
+
+export class BadRequestError extends HttpError {
+  /** `field` is the wire name of the offending parameter (e.g. `referral_fee_bps`). */
+  constructor(field: string, message: string, code = "invalid_parameter") {
+    super(400, code, `invalid parameter '${field}': ${message}`, [{ field, message }]);
+  }
+}
+
+export class NotFoundError extends HttpError {
+  constructor(what: string, details?: unknown) {
+    super(404, "not_found", `${what} not found`, details);
+  }
+}
+
+/** The request is well-formed but cannot be answered (e.g. no pool can pay the requested output). */
+export class UnprocessableError extends HttpError {
+  constructor(code: string, message: string, details?: unknown) {
+    super(422, code, message, details);
+  }
+}
+
+export class ServiceUnavailableError extends HttpError {
+  constructor(message = "a backing service is unavailable, retry later") {
+    super(503, "service_unavailable", message, undefined, true);
+  }
+}
+
+export function isHttpError(e: unknown): e is HttpError {
+  return typeof e === "object" && e !== null && (e as { isHttpError?: unknown }).isHttpError === true;
+}
+
+/** Connection-level failures of a backing service (Node system errors and undici codes). */
+const UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EAI_AGAIN",
+  "ENOTFOUND",
+  "EPIPE",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_SOCKET",
+]);
+
+/**
+ * Retryable by brand — infra's `RetryableError` (`tondexError: "retryable"`) or `retryable: true`
+ * (ReadModelUnavailableError) — or by a connection error code, here or in the `cause` chain.
+ */
+export function isRetryable(e: unknown): boolean {
+  if (typeof e !== "object" || e === null) return false;
+  if (isInfraRetryable(e)) return true;
+  const o = e as { retryable?: unknown; code?: unknown; cause?: unknown };
+  if (o.retryable === true) return true;
+  if (typeof o.code === "string" && UNAVAILABLE_CODES.has(o.code)) return true;
+  return o.cause !== undefined && o.cause !== e && isRetryable(o.cause);
+}
+
+function zodIssues(e: ZodError): FieldIssue[] {
+  return e.issues.map((issue) => ({
+    field: issue.path.length > 0 ? issue.path.join(".") : "(root)",
+    message: issue.message,
+  }));
+}
+
+/** Any thrown value → the HttpError to answer with. Unknown errors become a generic 500. */
+export function toHttpError(e: unknown): HttpError {
+  if (isHttpError(e)) return e;
+  if (e instanceof ZodError) {
+    const issues = zodIssues(e);
+    const first = issues[0] ?? { field: "(root)", message: "invalid" };
+    return new HttpError(
+      400,
+      "invalid_parameter",
+      `invalid parameter '${first.field}': ${first.message}`,
+      issues,
+    );
+  }
+  if (isAmmInputError(e)) {
+    return new HttpError(
+      422,
+      e.code,
+      e.message,
+      e.field ? [{ field: e.field, message: e.message }] : undefined,
+    );
+  }
+  if (isRetryable(e)) return new ServiceUnavailableError();
+  const status = (e as { status?: unknown } | null)?.status;
+  if (typeof status === "number" && status >= 400 && status < 500) {
+    // Koa's own client errors (http-errors), e.g. a malformed URL.
+    return new HttpError(status, "bad_request", e instanceof Error ? e.message : "bad request");
+  }
+  return new HttpError(500, "internal_error", "internal server error");
+}
+
+export type ErrorLogger = { error(obj: object, msg?: string): void };
+
+/** First in the chain: renders errors, and turns unmatched routes (404/405 without a body) into errors. */
+export function errorMiddleware(logger: ErrorLogger) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    try {
+      await next();
+      if (ctx.body === undefined && (ctx.status === 404 || ctx.status === 405)) {
+        throw ctx.status === 404
+          ? new NotFoundError(`route ${ctx.method} ${ctx.path}`)
+          : new HttpError(405, "method_not_allowed", `method ${ctx.method} not allowed on ${ctx.path}`);
+      }
+    } catch (e) {
+      const error = toHttpError(e);
+      if (error.status >= 500) logger.error({ err: e, method: ctx.method, path: ctx.path }, "request failed");
+      ctx.status = error.status;
+      ctx.body = {
+        error: {
+          code: error.code,
+          message: error.expose ? error.message : "internal server error",
+          ...(error.details !== undefined && error.expose ? { details: error.details } : {}),
+        },
+      };
+    }
+  };
+}

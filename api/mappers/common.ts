@@ -1,0 +1,45 @@
+/**
+ * Wire formatting shared by the mappers: the only place where domain values become STON.fi wire values.
+ * Addresses: bounceable, URL-safe, mainnet user-friendly (`EQ…`). Amounts: decimal strings.
+ */
+import { Address } from "@ton/core";
+import { type Ratio, type Rounding, toDecimalString } from "../../dex/amm/index.ts";
+import type { RawAddress } from "../read-model.ts";
+
+/** Stands for addr_none where the wire demands an address (the SDK's HOLE_ADDRESS is the same value). */
+export const HOLE_ADDRESS = "EQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAM9c";
+
+/** The zero address that stands for native TON in the asset catalogue (api.md §4.1). */
+export const TON_RAW: RawAddress = `0:${"0".repeat(64)}`;
+
+export function friendly(raw: RawAddress): string {
+  return Address.parseRaw(raw).toString({ bounceable: true, urlSafe: true, testOnly: false });
+}
+
+export const friendlyOrHole = (raw: RawAddress | null): string =>
+  raw === null ? HOLE_ADDRESS : friendly(raw);
+
+export const dec = (v: bigint): string => v.toString();
+
+/** Unix seconds → `YYYY-MM-DDTHH:MM:SS` (UTC), the form the API uses in both directions (api.md §1.3). */
+export function timestamp(unixSeconds: number): string {
+  return new Date(unixSeconds * 1000).toISOString().slice(0, 19);
+}
+
+/**
+ * A logical time as a JSON number, as the wire declares `pool_tx_lt` and TxId `lt`. Real lts are far below
+ * 2^53; a larger one would lose precision, so it is refused rather than rounded.
+ */
+export function ltNumber(lt: bigint): number {
+  if (lt > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`lt ${lt} does not fit a JSON number`);
+  return Number(lt);
+}
+
+/** Decimal rendering of an exact ratio; every call states its digits and rounding. */
+export const ratioText = (r: Ratio, digits: number, rounding: Rounding): string =>
+  toDecimalString(r, digits, rounding);
+
+/** Keys whose value is undefined are dropped, so optional fields are absent rather than null. */
+export function compact<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}

@@ -1,0 +1,56 @@
+/** PoolInfo DTO (api.md §4.3). Fees are integer basis points; type parameters only where the type has them. */
+import type { PoolInfoDto } from "../../schemas/api/objects.ts";
+import type { PoolView } from "../queries/pools.ts";
+import type { PoolRecord } from "../read-model.ts";
+import { compact, dec, friendly, friendlyOrHole } from "./common.ts";
+
+function typeParams(p: PoolRecord) {
+  const { type, amp, rate, w0 } = p.state;
+  return {
+    amp: type === "v2_stableswap" || type === "v2_weighted_stableswap" ? dec(amp) : undefined,
+    rate: type === "v2_weighted_stableswap" ? dec(rate) : undefined,
+    w0: type === "v2_weighted_const_product" || type === "v2_weighted_stableswap" ? dec(w0) : undefined,
+  };
+}
+
+function positionFields(v: PoolView) {
+  const p = v.position;
+  if (p === undefined) return {};
+  return {
+    lp_wallet_address: p.lpWallet ? friendly(p.lpWallet) : undefined,
+    lp_balance: dec(p.lpBalance),
+    lp_account_address: p.lpAccount ? friendly(p.lpAccount) : undefined,
+    token0_balance: dec(p.lpAccountAmount0),
+    token1_balance: dec(p.lpAccountAmount1),
+  };
+}
+
+export function poolDto(view: PoolView | PoolRecord): PoolInfoDto {
+  const v: PoolView = "pool" in view ? view : { pool: view };
+  const { pool: p } = v;
+  const s = p.state;
+  return compact({
+    address: friendly(p.address),
+    router_address: friendly(p.router),
+    token0_address: friendly(p.token0),
+    token1_address: friendly(p.token1),
+    reserve0: dec(s.reserve0),
+    reserve1: dec(s.reserve1),
+    lp_total_supply: dec(s.lpSupply),
+    lp_total_supply_usd: p.stats?.lpTotalSupplyUsd,
+    lp_price_usd: p.stats?.lpPriceUsd,
+    lp_fee: dec(s.lpFeeBps),
+    protocol_fee: dec(s.protocolFeeBps),
+    ref_fee: dec(s.refFeeBps),
+    protocol_fee_address: friendlyOrHole(p.protocolFeeAddress),
+    collected_token0_protocol_fee: dec(s.collectedProtocolFee0),
+    collected_token1_protocol_fee: dec(s.collectedProtocolFee1),
+    deprecated: p.deprecated,
+    apy_1d: p.stats?.apy1d,
+    apy_7d: p.stats?.apy7d,
+    apy_30d: p.stats?.apy30d,
+    volume_24h_usd: p.stats?.volume24hUsd,
+    ...typeParams(p),
+    ...positionFields(v),
+  });
+}

@@ -1,0 +1,60 @@
+/** Wallet DTOs: operations (api.md §4.6), last transactions and fee vaults (§8). */
+import type { OperationInfoDto } from "../../schemas/api/objects.ts";
+import type { OperationView } from "../queries/wallets.ts";
+import type { FeeVaultRecord, WalletTransactions } from "../read-model.ts";
+import { assetDto } from "./assets.ts";
+import { compact, dec, friendly, ltNumber, timestamp } from "./common.ts";
+import { txIdDto } from "./transactions.ts";
+
+export function operationDto({ op, asset0, asset1 }: OperationView): OperationInfoDto {
+  return {
+    operation: compact({
+      pool_tx_hash: op.poolTxHash,
+      pool_address: friendly(op.pool),
+      router_address: friendly(op.router),
+      pool_tx_lt: ltNumber(op.poolTxLt),
+      pool_tx_timestamp: timestamp(op.poolTxTime),
+      destination_wallet_address: friendly(op.destinationWallet),
+      operation_type: op.type,
+      success: op.success,
+      exit_code: op.exitCode,
+      asset0_address: friendly(op.asset0),
+      asset0_amount: dec(op.amount0),
+      asset0_delta: dec(op.delta0),
+      asset0_reserve: dec(op.reserve0),
+      asset1_address: friendly(op.asset1),
+      asset1_amount: dec(op.amount1),
+      asset1_delta: dec(op.delta1),
+      asset1_reserve: dec(op.reserve1),
+      lp_token_delta: dec(op.lpTokenDelta),
+      lp_token_supply: dec(op.lpTokenSupply),
+      fee_asset_address: op.feeAsset ? friendly(op.feeAsset) : undefined,
+      lp_fee_amount: dec(op.lpFee),
+      protocol_fee_amount: dec(op.protocolFee),
+      referral_fee_amount: dec(op.referralFee),
+      referral_address: op.referral ? friendly(op.referral) : undefined,
+      wallet_address: friendly(op.wallet),
+      wallet_tx_lt: dec(op.walletTxLt),
+      wallet_tx_hash: op.walletTxHash,
+      wallet_tx_timestamp: timestamp(op.walletTxTime),
+    }),
+    asset0_info: assetDto(asset0),
+    asset1_info: assetDto(asset1),
+  };
+}
+
+export function lastTransactionsDto(w: WalletTransactions) {
+  // The wire requires a number; a wallet the store has no seqno for reports 0 (not yet deployed).
+  return { seqno: w.seqno ?? 0, tx_list: w.txs.map(txIdDto) };
+}
+
+export function feeVaultsDto(vaults: readonly FeeVaultRecord[]) {
+  return {
+    vault_list: vaults.map((v) => ({
+      asset_address: friendly(v.asset),
+      balance: dec(v.balance),
+      router_address: friendly(v.router),
+      vault_address: friendly(v.vault),
+    })),
+  };
+}

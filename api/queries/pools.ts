@@ -1,0 +1,116 @@
+/**
+ * Pool queries (api.md §5.4, §8 wallet pools). Pool lists show the store's state; a single pool, like a
+ * simulation, shows the freshest state (hot cache first, see ./pool-state.ts).
+ */
+import { Address } from "@ton/core";
+import { ChainStateError } from "../../dex/chain-state.ts";
+import type { CatalogQueryInput } from "../../schemas/api/assets.ts";
+import { toRawAddress } from "../../schemas/api/wire.ts";
+import type { ApiDeps } from "../deps.ts";
+import { NotFoundError } from "../errors.ts";
+import type { LpPositionRecord, PoolRecord, RawAddress } from "../read-model.ts";
+import { assetTags } from "./assets.ts";
+import { type Candidate, checkSortFields, compileCondition, select } from "./catalog.ts";
+import { currentState, findPool } from "./pool-state.ts";
+import { poolAllowed } from "./reference.ts";
+
+/** A pool plus, on wallet endpoints, the wallet's position in it. */
+export type PoolView = { pool: PoolRecord; position?: LpPositionRecord };
+
+export const POOL_SORT_FIELDS = [
+  "popularity_index",
+  "lp_total_supply_usd",
+  "volume_24h_usd",
+  "apy_1d",
+] as const;
+
+export async function listPools(deps: ApiDeps, dexV2?: boolean): Promise<PoolRecord[]> {
+  return (await deps.data.listPools()).filter((p) => poolAllowed(p, dexV2));
+}
+
+export async function getPool(deps: ApiDeps, address: RawAddress): Promise<PoolRecord> {
+  const pool = await findPool(deps, address);
+  if (pool === null) throw new NotFoundError("pool", [{ field: "address", message: "unknown pool" }]);
+  return { ...pool, state: await currentState(deps, pool) };
+}
+
+export async function poolsByMarket(deps: ApiDeps, a: RawAddress, b: RawAddress): Promise<PoolRecord[]> {
+  return deps.data.getPoolsByAssets(a, b);
+}
+
+const num = (s: string | undefined): number | undefined => (s === undefined ? undefined : Number(s));
+
+/**
+ * Pools whose assets satisfy the condition: a tag holds for a pool when either of its assets has it; the
+ * bare tag `deprecated` holds for a deprecated pool. Names are the assets' symbols and display names.
+ */
+export async function queryPools(deps: ApiDeps, q: CatalogQueryInput): Promise<PoolRecord[]> {
+  checkSortFields(q.sortBy, POOL_SORT_FIELDS);
+  const condition = compileCondition(q.condition);
+  const [pools, assets] = await Promise.all([listPools(deps, q.dexV2), deps.data.listAssets()]);
+  const byAddress = new Map(assets.map((a) => [a.address, a]));
+  const unconditional = new Set(q.unconditional);
+  const candidates = pools.map((p): Candidate<PoolRecord> => {
+    const pair = [byAddress.get(p.token0), byAddress.get(p.token1)];
+    const tags = new Set(pair.flatMap((a) => (a ? [...assetTags(a)] : [])));
+    if (p.deprecated) tags.add("deprecated");
+    return {
+      item: p,
+      addresses: [p.address, p.token0, p.token1],
+      names: pair.flatMap((a) => (a ? [a.symbol, a.displayName ?? ""] : [])),
+      tags,
+      sortValues: {
+        popularity_index: p.stats?.popularityIndex,
+        lp_total_supply_usd: num(p.stats?.lpTotalSupplyUsd),
+        volume_24h_usd: num(p.stats?.volume24hUsd),
+        apy_1d: num(p.stats?.apy1d),
+      },
+      unconditional: unconditional.has(p.token0) || unconditional.has(p.token1),
+    };
+  });
+  return select(candidates, q, condition);
+}
+
+export async function walletPools(deps: ApiDeps, wallet: RawAddress, dexV2?: boolean): Promise<PoolView[]> {
+  const positions = await deps.data.getWalletLpPositions(wallet);
+  const views = await Promise.all(
+    positions.map(async (position) => {
+      const pool = await deps.data.getPool(position.pool);
+      return pool && poolAllowed(pool, dexV2) ? [{ pool, position }] : [];
+    }),
+  );
+  return views.flat();
+}
+
+/** Chain-derived addresses of a wallet's LP wallet and LpAccount (for a pool the store has no position for). */
+async function derivedPosition(
+  deps: ApiDeps,
+  pool: RawAddress,
+  wallet: RawAddress,
+): Promise<LpPositionRecord> {
+  const [p, w] = [Address.parseRaw(pool), Address.parseRaw(wallet)];
+  const safe = async (f: () => Promise<Address>) => {
+    try {
+      return toRawAddress(await f());
+    } catch (e) {
+      if (e instanceof ChainStateError) return null;
+      throw e;
+    }
+  };
+  return {
+    pool,
+    lpWallet: await safe(() => deps.chain.getJettonWalletAddress(p, w)),
+    lpBalance: 0n,
+    lpAccount: await safe(() => deps.chain.getLpAccountAddress(p, w)),
+    lpAccountAmount0: 0n,
+    lpAccountAmount1: 0n,
+  };
+}
+
+export async function walletPool(deps: ApiDeps, wallet: RawAddress, address: RawAddress): Promise<PoolView> {
+  const pool = await getPool(deps, address);
+  const positions = await deps.data.getWalletLpPositions(wallet);
+  const position =
+    positions.find((p) => p.pool === address) ?? (await derivedPosition(deps, address, wallet));
+  return { pool, position };
+}

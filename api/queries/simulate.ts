@@ -1,0 +1,193 @@
+/**
+ * Swap and reverse-swap simulation (api.md §6.1, §6.2): pure functions of (pool state, router, request)
+ * → the response DTO, with all math from dex/amm. Output fields:
+ *
+ * - `ask_units`: `swap(state, {direction, amountIn: offer_units, hasReferral, refFeeBps}).amountOut` —
+ *   exactly what the pool pays the receiver (after LP, protocol and referral fees).
+ * - referral: v1 pools charge their own stored `ref_fee` when a referrer is named; v2 pools charge
+ *   `referral_fee_bps` (0..100, default 10 as the SDK's `referralValue`) when a referrer is named.
+ * - `min_ask_units` = floor(ask_units · (1 − slippage_tolerance)).
+ * - `fee_address` = the ask asset (protocol and referral fees leave on the ask side, the LP fee stays in
+ *   the pool); `fee_units` = out_without_fees − ask_units, where out_without_fees is the same swap on the
+ *   same pool with LP, protocol and referral fees all 0; `fee_percent` = fee_units / out_without_fees.
+ * - `price_impact` = dex/amm `priceImpact`: 1 − out_without_fees / (offer_units · spot price), fees excluded.
+ * - `swap_rate` = ask_units / offer_units in whole tokens (scaled by 10^(offer decimals − ask decimals)).
+ * - `recommended_slippage_tolerance` = max(0.001, 2 · price_impact), at most 1: enough for one competing
+ *   trade of the same size landing first, never less than 0.1 %. Rendered with 6 digits rounded up;
+ *   `recommended_min_ask_units` applies the rendered value like `min_ask_units`.
+ * - `gas_params`: ./gas.ts.
+ * Reverse swap: `offer_units` = dex/amm `reverseSwap(...).amountIn` (the smallest input that pays at least
+ * the wanted units), and every other field is the forward simulation of that input.
+ */
+import {
+  type Direction,
+  dexVersionOf,
+  isAmmInputError,
+  isTvmExit,
+  type PoolState,
+  priceImpact,
+  type Ratio,
+  ratio,
+  reverseSwap,
+  swap,
+  swapRate,
+} from "../../dex/amm/index.ts";
+import type { SwapSimulationDto } from "../../schemas/api/simulate.ts";
+import type { Fraction } from "../../schemas/api/wire.ts";
+import { dec, friendly, ratioText, TON_RAW } from "../mappers/common.ts";
+import { routerDto } from "../mappers/reference.ts";
+import type { PoolRecord, RawAddress, RouterRecord } from "../read-model.ts";
+import { swapGas } from "./gas.ts";
+
+export type SwapInput = {
+  pool: PoolRecord;
+  state: PoolState;
+  router: RouterRecord;
+  offer: RawAddress;
+  ask: RawAddress;
+  /** Unknown decimals leave swap_rate in raw units. */
+  offerDecimals?: number;
+  askDecimals?: number;
+  slippage: Fraction;
+  referral?: RawAddress;
+  referralFeeBps?: bigint;
+};
+
+export type SwapQuote =
+  | { ok: true; offerUnits: bigint; askUnits: bigint; dto: SwapSimulationDto }
+  | { ok: false; reason: string };
+
+/** Digits of rendered ratios (rates, impact, fee share). */
+const DIGITS = 18;
+const DEFAULT_V2_REFERRAL_BPS = 10n;
+const MIN_RECOMMENDED: Ratio = ratio(1n, 1000n);
+
+export const directionOf = (pool: PoolRecord, offer: RawAddress): Direction =>
+  offer === pool.token0 ? "0to1" : "1to0";
+
+/** floor(amount · (1 − f)) */
+export const lessFraction = (amount: bigint, f: Fraction): bigint => (amount * (f.den - f.num)) / f.den;
+
+/** r · 10^shift as an exact ratio. */
+function shifted(r: Ratio, shift: number): Ratio {
+  const p = 10n ** BigInt(Math.abs(shift));
+  return shift >= 0 ? ratio(r.num * p, r.den) : ratio(r.num, r.den * p);
+}
+
+function decimalsShift(offerDecimals?: number, askDecimals?: number): number {
+  return offerDecimals === undefined || askDecimals === undefined ? 0 : offerDecimals - askDecimals;
+}
+
+function swapRequest(input: SwapInput, direction: Direction, amountIn: bigint) {
+  const hasReferral = input.referral !== undefined;
+  const v2 = dexVersionOf(input.state.type) === "v2";
+  return {
+    direction,
+    amountIn,
+    hasReferral,
+    refFeeBps: v2 && hasReferral ? (input.referralFeeBps ?? DEFAULT_V2_REFERRAL_BPS) : undefined,
+  };
+}
+
+/** The output the same swap would have with every fee at 0 (the base of fee_units and fee_percent). */
+function outWithoutFees(state: PoolState, direction: Direction, amountIn: bigint, fallback: bigint): bigint {
+  const feeless = { ...state, lpFeeBps: 0n, protocolFeeBps: 0n, refFeeBps: 0n };
+  const r = swap(feeless, { direction, amountIn });
+  return r.status === "ok" && r.amountOut >= fallback ? r.amountOut : fallback;
+}
+
+function recommendedSlippage(impact: Ratio): Fraction {
+  const twice = ratio(2n * impact.num, impact.den);
+  const pick = twice.num * MIN_RECOMMENDED.den > MIN_RECOMMENDED.num * twice.den ? twice : MIN_RECOMMENDED;
+  const capped = pick.num > pick.den ? ratio(1n, 1n) : pick;
+  const text = ratioText(capped, 6, "ceil");
+  const [whole = "0", frac = ""] = text.split(".");
+  const den = 10n ** BigInt(frac.length);
+  return { num: BigInt(whole) * den + BigInt(frac || "0"), den };
+}
+
+const fractionText = (f: Fraction): string => ratioText(ratio(f.num, f.den), 18, "floor");
+
+/** A request the math rejects (AmmInputError) or a TVM exception is "this pool cannot quote it". */
+function guarded(f: () => SwapQuote): SwapQuote {
+  try {
+    return f();
+  } catch (e) {
+    if (isAmmInputError(e) || isTvmExit(e)) return { ok: false, reason: e.message };
+    throw e;
+  }
+}
+
+export function quoteSwap(input: SwapInput, offerUnits: bigint): SwapQuote {
+  return guarded(() => forwardQuote(input, offerUnits));
+}
+
+/** Who is involved: assets, the router's wallets for them, router and pool. */
+function parties(input: SwapInput, direction: Direction) {
+  const { pool, router } = input;
+  const [offerWallet, askWallet] =
+    direction === "0to1" ? [pool.token0Wallet, pool.token1Wallet] : [pool.token1Wallet, pool.token0Wallet];
+  return {
+    offer_address: friendly(input.offer),
+    ask_address: friendly(input.ask),
+    offer_jetton_wallet: friendly(offerWallet),
+    ask_jetton_wallet: friendly(askWallet),
+    router_address: friendly(router.address),
+    router: routerDto(router),
+    pool_address: friendly(pool.address),
+  };
+}
+
+function gasParamsDto(input: SwapInput) {
+  const gas = swapGas(
+    input.router,
+    input.offer === TON_RAW,
+    input.ask === TON_RAW,
+    input.referral !== undefined,
+  );
+  return {
+    ...(gas.gasBudget !== undefined ? { gas_budget: dec(gas.gasBudget) } : {}),
+    forward_gas: dec(gas.forwardGas),
+    estimated_gas_consumption: dec(gas.estimatedGasConsumption),
+  };
+}
+
+function forwardQuote(input: SwapInput, offerUnits: bigint): SwapQuote {
+  const { pool, state } = input;
+  const direction = directionOf(pool, input.offer);
+  const result = swap(state, swapRequest(input, direction, offerUnits));
+  if (result.status !== "ok")
+    return { ok: false, reason: `the pool would refund (exit code ${result.exitCode})` };
+  const askUnits = result.amountOut;
+  const noFees = outWithoutFees(state, direction, offerUnits, result.baseOut);
+  const feeUnits = noFees - askUnits;
+  const impact = priceImpact(state, direction, offerUnits);
+  const recommended = recommendedSlippage(impact);
+  const rate = shifted(swapRate(offerUnits, askUnits), decimalsShift(input.offerDecimals, input.askDecimals));
+  const dto: SwapSimulationDto = {
+    ...parties(input, direction),
+    offer_units: dec(offerUnits),
+    ask_units: dec(askUnits),
+    slippage_tolerance: fractionText(input.slippage),
+    min_ask_units: dec(lessFraction(askUnits, input.slippage)),
+    recommended_slippage_tolerance: fractionText(recommended),
+    recommended_min_ask_units: dec(lessFraction(askUnits, recommended)),
+    // Rates are never overstated (floor); impact and fee share are never understated (ceil).
+    swap_rate: ratioText(rate, DIGITS, "floor"),
+    price_impact: ratioText(impact, DIGITS, "ceil"),
+    fee_address: friendly(input.ask),
+    fee_units: dec(feeUnits),
+    fee_percent: noFees === 0n ? "0" : ratioText(ratio(feeUnits, noFees), DIGITS, "ceil"),
+    gas_params: gasParamsDto(input),
+  };
+  return { ok: true, offerUnits, askUnits, dto };
+}
+
+export function quoteReverseSwap(input: SwapInput, askUnits: bigint): SwapQuote {
+  const direction = directionOf(input.pool, input.offer);
+  const { hasReferral, refFeeBps } = swapRequest(input, direction, 1n);
+  return guarded(() => {
+    const r = reverseSwap(input.state, { direction, targetOut: askUnits, hasReferral, refFeeBps });
+    return forwardQuote(input, r.amountIn);
+  });
+}

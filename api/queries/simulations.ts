@@ -1,0 +1,94 @@
+/**
+ * The I/O around the pure simulations: choose and load pools, routers and decimals, then call
+ * ./simulate.ts. Without `pool_address` every pool of the pair whose DEX version is allowed (`dex_v2`,
+ * `dex_version`) is simulated and the best one wins: the largest `ask_units` for a swap, the smallest
+ * `offer_units` for a reverse swap (ties keep the store's order).
+ */
+import { dexVersionOf } from "../../dex/amm/index.ts";
+import type { SwapSimulateQuery, SwapSimulationDto } from "../../schemas/api/simulate.ts";
+import type { ApiDeps } from "../deps.ts";
+import { BadRequestError, NotFoundError, UnprocessableError } from "../errors.ts";
+import { friendly } from "../mappers/common.ts";
+import type { PoolRecord, RawAddress, RouterRecord } from "../read-model.ts";
+import { currentState, findPool } from "./pool-state.ts";
+import { includesV2 } from "./reference.ts";
+import { quoteReverseSwap, quoteSwap, type SwapInput, type SwapQuote } from "./simulate.ts";
+
+export type Mode = "swap" | "reverse";
+
+function versionAllowed(pool: PoolRecord, q: SwapSimulateQuery): boolean {
+  const major = dexVersionOf(pool.state.type) === "v1" ? 1 : 2;
+  if (major === 2 && !includesV2(q.dex_v2)) return false;
+  return q.dex_version === undefined || q.dex_version.length === 0 || q.dex_version.includes(major);
+}
+
+const tradesPair = (p: PoolRecord, a: RawAddress, b: RawAddress) =>
+  (p.token0 === a && p.token1 === b) || (p.token0 === b && p.token1 === a);
+
+async function candidatePools(deps: ApiDeps, q: SwapSimulateQuery): Promise<PoolRecord[]> {
+  if (q.pool_address !== undefined) {
+    const pool = await findPool(deps, q.pool_address);
+    if (pool === null) throw new NotFoundError("pool", [{ field: "pool_address", message: "unknown pool" }]);
+    if (!tradesPair(pool, q.offer_address, q.ask_address)) {
+      throw new BadRequestError("pool_address", "the pool does not trade offer_address for ask_address");
+    }
+    if (!versionAllowed(pool, q))
+      throw new BadRequestError("pool_address", "excluded by dex_v2 / dex_version");
+    return [pool];
+  }
+  const pools = (await deps.data.getPoolsByAssets(q.offer_address, q.ask_address)).filter((p) =>
+    versionAllowed(p, q),
+  );
+  if (pools.length === 0) {
+    throw new NotFoundError("pool for this asset pair", [
+      { field: "ask_address", message: "no pool trades offer_address for ask_address" },
+    ]);
+  }
+  return pools;
+}
+
+const better = (mode: Mode, a: SwapQuote & { ok: true }, b: SwapQuote & { ok: true }): boolean =>
+  mode === "swap"
+    ? a.askUnits > b.askUnits
+    : a.offerUnits < b.offerUnits || (a.offerUnits === b.offerUnits && a.askUnits > b.askUnits);
+
+export async function simulateSwapRequest(
+  deps: ApiDeps,
+  q: SwapSimulateQuery,
+  mode: Mode,
+): Promise<SwapSimulationDto> {
+  if (q.offer_address === q.ask_address)
+    throw new BadRequestError("ask_address", "must differ from offer_address");
+  const pools = await candidatePools(deps, q);
+  const [assets, routers] = await Promise.all([
+    deps.data.getAssets([q.offer_address, q.ask_address]),
+    Promise.all([...new Set(pools.map((p) => p.router))].map((r) => deps.data.getRouter(r))),
+  ]);
+  const routerOf = new Map(routers.flatMap((r): [RawAddress, RouterRecord][] => (r ? [[r.address, r]] : [])));
+  const decimals = new Map(assets.map((a) => [a.address, a.decimals]));
+  let best: (SwapQuote & { ok: true }) | null = null;
+  const refusals: { pool: string; reason: string }[] = [];
+  for (const pool of pools) {
+    const router = routerOf.get(pool.router);
+    if (router === undefined) continue;
+    const input: SwapInput = {
+      pool,
+      state: await currentState(deps, pool),
+      router,
+      offer: q.offer_address,
+      ask: q.ask_address,
+      offerDecimals: decimals.get(q.offer_address),
+      askDecimals: decimals.get(q.ask_address),
+      slippage: q.slippage_tolerance,
+      referral: q.referral_address,
+      referralFeeBps: q.referral_fee_bps,
+    };
+    const quote = mode === "swap" ? quoteSwap(input, q.units) : quoteReverseSwap(input, q.units);
+    if (!quote.ok) refusals.push({ pool: friendly(pool.address), reason: quote.reason });
+    else if (best === null || better(mode, quote, best)) best = quote;
+  }
+  if (best === null) {
+    throw new UnprocessableError("swap_not_possible", "no pool can execute this swap", refusals);
+  }
+  return best.dto;
+}

@@ -1,0 +1,73 @@
+/**
+ * Swap status, transaction lookup and the action tree (api.md §6.4–§6.6). "Not found" is an answer here,
+ * not an error: swap status says `NotFound`, the transaction query returns an empty object (HTTP 200).
+ */
+
+import { classify, type Operation } from "../../dex/classify/index.ts";
+import type { TxQueryInput } from "../../schemas/api/transactions.ts";
+import type { RawTransaction } from "../../schemas/raw-transaction.ts";
+import type { ApiDeps } from "../deps.ts";
+import { BadRequestError, NotFoundError } from "../errors.ts";
+import type { SwapKey, SwapStatusRecord, TxLookup, TxLookupResult } from "../read-model.ts";
+
+/** Default lower bound of the lookup, and how far back it may reach (api.md §6.5). */
+const DEFAULT_WINDOW_S = 10 * 60;
+const MAX_WINDOW_S = 24 * 60 * 60;
+
+export function findSwapStatus(deps: ApiDeps, key: SwapKey): Promise<SwapStatusRecord | null> {
+  return deps.data.findSwap(key);
+}
+
+function lookupOf(q: TxQueryInput, nowS: number): TxLookup {
+  const since = q.min_tx_timestamp ?? nowS - DEFAULT_WINDOW_S;
+  if (since < nowS - MAX_WINDOW_S) {
+    throw new BadRequestError("min_tx_timestamp", "may not be earlier than 24 hours before now");
+  }
+  if (q.ext_msg_hash !== undefined) {
+    if (q.wallet_address !== undefined || q.query_id !== undefined) {
+      throw new BadRequestError("ext_msg_hash", "give either ext_msg_hash or wallet_address + query_id");
+    }
+    return { extMsgHash: q.ext_msg_hash, since };
+  }
+  if (q.wallet_address === undefined) throw new BadRequestError("wallet_address", "required with query_id");
+  if (q.query_id === undefined) throw new BadRequestError("query_id", "required with wallet_address");
+  return { wallet: q.wallet_address, queryId: q.query_id, since };
+}
+
+export async function queryTransaction(deps: ApiDeps, q: TxQueryInput): Promise<TxLookupResult | null> {
+  return deps.data.findTransaction(lookupOf(q, Math.floor(deps.clock() / 1000)));
+}
+
+export type ActionTree = {
+  root: RawTransaction;
+  txs: RawTransaction[];
+  operations: Operation[];
+  /** Every internal message sent inside the tree reached its destination transaction. */
+  completed: boolean;
+};
+
+/** Limits of the walk: STON.fi traces are a dozen transactions; anything far larger is not one action. */
+const MAX_TXS = 512;
+const MAX_DEPTH = 64;
+
+const internalOuts = (tx: RawTransaction) => tx.out_msgs.filter((m) => m.destination !== null);
+
+/** Follows message-hash edges from the root, hop by hop, then classifies the collected transactions. */
+export async function actionTree(deps: ApiDeps, hash: string): Promise<ActionTree> {
+  const root = await deps.data.getTransaction(hash);
+  if (root === null)
+    throw new NotFoundError("transaction", [{ field: "hash", message: "unknown transaction" }]);
+  const txs = [root];
+  const seen = new Set([root.hash]);
+  let frontier = internalOuts(root).map((m) => m.hash);
+  let pending = frontier.length;
+  for (let depth = 0; frontier.length > 0 && depth < MAX_DEPTH && txs.length < MAX_TXS; depth++) {
+    const next = (await deps.data.getTransactionsByInMsg(frontier)).filter((t) => !seen.has(t.hash));
+    pending -= next.length;
+    for (const t of next) seen.add(t.hash);
+    txs.push(...next);
+    frontier = next.flatMap((t) => internalOuts(t).map((m) => m.hash));
+    pending += frontier.length;
+  }
+  return { root, txs, operations: classify(txs), completed: pending === 0 };
+}

@@ -1,0 +1,157 @@
+/**
+ * `DexReadModel` over plain objects in memory: used by the API tests, and by tests that fill it from devnet
+ * ground truth. Same semantics as the ClickHouse adapter is expected to have; no indexes, just scans.
+ */
+import { Cell } from "@ton/core";
+import type { RawTransaction } from "../schemas/raw-transaction.ts";
+import type {
+  AssetRecord,
+  DexReadModel,
+  FeeVaultRecord,
+  LpPositionRecord,
+  OperationFilter,
+  OperationRecord,
+  PoolRecord,
+  RawAddress,
+  RouterRecord,
+  SwapKey,
+  SwapStatusRecord,
+  TxLookup,
+  TxLookupResult,
+  WalletTransactions,
+} from "./read-model.ts";
+
+export type MemoryData = {
+  routers?: RouterRecord[];
+  assets?: AssetRecord[];
+  pools?: PoolRecord[];
+  operations?: OperationRecord[];
+  lpPositions?: (LpPositionRecord & { wallet: RawAddress })[];
+  feeVaults?: (FeeVaultRecord & { owner: RawAddress })[];
+  transactions?: RawTransaction[];
+  walletSeqnos?: Record<RawAddress, number>;
+  swaps?: (SwapStatusRecord & { router: RawAddress })[];
+};
+
+/** Raw addresses compare in canonical form (uppercase hex). */
+const norm = (raw: RawAddress): RawAddress => raw.toUpperCase();
+
+/** The query id of a message body that carries one right after its op code (jetton transfer, pTON, DEX ops). */
+function queryIdOf(bodyBoc: string): bigint | null {
+  try {
+    const s = Cell.fromBase64(bodyBoc).beginParse();
+    if (s.remainingBits < 96) return null;
+    s.skip(32);
+    return s.loadUintBig(64);
+  } catch {
+    return null;
+  }
+}
+
+export class MemoryReadModel implements DexReadModel {
+  constructor(readonly data: MemoryData) {}
+
+  private get txs(): RawTransaction[] {
+    return this.data.transactions ?? [];
+  }
+
+  async listRouters(): Promise<RouterRecord[]> {
+    return [...(this.data.routers ?? [])];
+  }
+
+  async getRouter(address: RawAddress): Promise<RouterRecord | null> {
+    return this.data.routers?.find((r) => r.address === norm(address)) ?? null;
+  }
+
+  async listAssets(): Promise<AssetRecord[]> {
+    return [...(this.data.assets ?? [])];
+  }
+
+  async getAssets(addresses: readonly RawAddress[]): Promise<AssetRecord[]> {
+    const wanted = new Set(addresses.map(norm));
+    return (this.data.assets ?? []).filter((a) => wanted.has(a.address));
+  }
+
+  async listPools(): Promise<PoolRecord[]> {
+    return [...(this.data.pools ?? [])];
+  }
+
+  async getPool(address: RawAddress): Promise<PoolRecord | null> {
+    return this.data.pools?.find((p) => p.address === norm(address)) ?? null;
+  }
+
+  async getPoolsByAssets(a: RawAddress, b: RawAddress): Promise<PoolRecord[]> {
+    const pair = new Set([norm(a), norm(b)]);
+    return (this.data.pools ?? []).filter((p) => pair.size === 2 && pair.has(p.token0) && pair.has(p.token1));
+  }
+
+  async getWalletOperations(wallet: RawAddress, f: OperationFilter): Promise<OperationRecord[]> {
+    return (this.data.operations ?? [])
+      .filter(
+        (o) =>
+          o.wallet === norm(wallet) &&
+          o.poolTxTime >= f.since &&
+          o.poolTxTime <= f.until &&
+          (f.types === undefined || f.types.length === 0 || f.types.includes(o.type)) &&
+          (f.dexV2 || o.dexVersion === 1),
+      )
+      .sort((x, y) => (x.poolTxLt < y.poolTxLt ? -1 : x.poolTxLt > y.poolTxLt ? 1 : 0));
+  }
+
+  async getWalletLpPositions(wallet: RawAddress): Promise<LpPositionRecord[]> {
+    return (this.data.lpPositions ?? [])
+      .filter((p) => p.wallet === norm(wallet))
+      .map(({ wallet: _, ...position }) => position);
+  }
+
+  async getFeeVaults(owner: RawAddress): Promise<FeeVaultRecord[]> {
+    return (this.data.feeVaults ?? []).filter((v) => v.owner === norm(owner)).map(({ owner: _, ...v }) => v);
+  }
+
+  async getWalletTransactions(
+    wallet: RawAddress,
+    opts: { limit: number; since?: number },
+  ): Promise<WalletTransactions> {
+    const txs = this.txs
+      .filter((t) => t.account === norm(wallet) && t.now >= (opts.since ?? 0))
+      .sort((x, y) => (BigInt(y.lt) > BigInt(x.lt) ? 1 : -1))
+      .slice(0, opts.limit)
+      .map((t) => ({ hash: t.hash, lt: BigInt(t.lt), account: t.account }));
+    return { seqno: this.data.walletSeqnos?.[norm(wallet)] ?? null, txs };
+  }
+
+  async findTransaction(lookup: TxLookup): Promise<TxLookupResult | null> {
+    const tx = this.txs.find((t) => {
+      if (t.now < lookup.since) return false;
+      if ("extMsgHash" in lookup) return t.in_msg?.source === null && t.in_msg.hash === lookup.extMsgHash;
+      return (
+        t.account === norm(lookup.wallet) && t.out_msgs.some((m) => queryIdOf(m.body_boc) === lookup.queryId)
+      );
+    });
+    if (tx === undefined) return null;
+    return {
+      hash: tx.hash,
+      lt: BigInt(tx.lt),
+      account: tx.account,
+      walletSeqno: this.data.walletSeqnos?.[tx.account] ?? null,
+    };
+  }
+
+  async getTransaction(hash: string): Promise<RawTransaction | null> {
+    return this.txs.find((t) => t.hash === hash.toLowerCase()) ?? null;
+  }
+
+  async getTransactionsByInMsg(msgHashes: readonly string[]): Promise<RawTransaction[]> {
+    const wanted = new Set(msgHashes);
+    return this.txs.filter((t) => t.in_msg !== null && wanted.has(t.in_msg.hash));
+  }
+
+  async findSwap(key: SwapKey): Promise<SwapStatusRecord | null> {
+    const found = (this.data.swaps ?? []).find(
+      (s) => s.router === norm(key.router) && s.wallet === norm(key.owner) && s.queryId === key.queryId,
+    );
+    if (found === undefined) return null;
+    const { router: _, ...status } = found;
+    return status;
+  }
+}

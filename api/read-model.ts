@@ -1,0 +1,219 @@
+/**
+ * `DexReadModel`: the typed queries the REST API asks of the facts store. The ClickHouse adapter
+ * implements it over the facts tables; `./read-model-memory.ts` implements it over plain objects for tests.
+ *
+ * Domain types, not wire types: amounts, lt and query ids are bigint; addresses are canonical raw strings
+ * (`wc:HEX`, uppercase hex, as the store keeps them); hashes lowercase hex; times unix seconds. Display
+ * values the store only approximates (USD prices, APYs) stay decimal strings. Mapping to the STON.fi wire
+ * format (friendly addresses, decimal strings) happens in api/mappers only.
+ */
+import type { PoolState } from "../dex/amm/index.ts";
+import type { RawTransaction } from "../schemas/raw-transaction.ts";
+
+/** Canonical raw address `wc:HEX` (uppercase hex). */
+export type RawAddress = string;
+
+export type RouterType = "ConstantProduct" | "StableSwap" | "WeightedConstProduct" | "WeightedStableSwap";
+
+export type RouterRecord = {
+  address: RawAddress;
+  /** 1.0 (v1), 2.1 or 2.2. */
+  majorVersion: number;
+  minorVersion: number;
+  routerType: RouterType;
+  poolCreationEnabled: boolean;
+  ptonMaster: RawAddress;
+  /** pTON version as the SDK names it: "v1" or "v2_1". */
+  ptonVersion: string;
+  /** The router's own pTON wallet (where TON offers are sent). */
+  ptonWallet: RawAddress;
+};
+
+export type AssetKind = "Ton" | "Wton" | "Jetton" | "NotAnAsset";
+
+export type AssetRecord = {
+  /** Jetton master; native TON is the zero address `0:000…0`. */
+  address: RawAddress;
+  kind: AssetKind;
+  symbol: string;
+  displayName?: string;
+  imageUrl?: string;
+  decimals: number;
+  priority: number;
+  pairPriority?: number;
+  deprecated: boolean;
+  community: boolean;
+  blacklisted: boolean;
+  defaultSymbol: boolean;
+  taxable: boolean;
+  tags: readonly string[];
+  /** Approximate USD prices (decimal strings). */
+  dexPriceUsd?: string;
+  thirdPartyPriceUsd?: string;
+  popularityIndex?: number;
+  customPayloadApiUri?: string;
+  extensions?: readonly string[];
+  scale?: string;
+};
+
+/** Approximate pool figures for display; all optional, decimal strings. */
+export type PoolStats = {
+  lpTotalSupplyUsd?: string;
+  lpPriceUsd?: string;
+  apy1d?: string;
+  apy7d?: string;
+  apy30d?: string;
+  volume24hUsd?: string;
+  popularityIndex?: number;
+};
+
+export type PoolRecord = {
+  address: RawAddress;
+  router: RawAddress;
+  /** Asset addresses in the pool's stored order (TON for a pTON side). */
+  token0: RawAddress;
+  token1: RawAddress;
+  /** The router's jetton wallets for token0/token1: what a swap names as offer/ask wallet. */
+  token0Wallet: RawAddress;
+  token1Wallet: RawAddress;
+  /** Latest known state (reserves, fees, LP supply, type parameters): what dex/amm computes on. */
+  state: PoolState;
+  /** Logical time of the pool transaction that produced `state`. */
+  stateLt: bigint;
+  protocolFeeAddress: RawAddress | null;
+  deprecated: boolean;
+  stats?: PoolStats;
+};
+
+export type OperationType =
+  | "Swap"
+  | "SendLiquidity"
+  | "RefundLiquidity"
+  | "AddLiquidity"
+  | "WithdrawLiquidity"
+  | "SetFees"
+  | "CollectFees"
+  | "ResetGas";
+
+/** One DEX operation seen from the pool (api.md §4.6), with the wallet transaction that started it. */
+export type OperationRecord = {
+  type: OperationType;
+  poolTxHash: string;
+  poolTxLt: bigint;
+  poolTxTime: number;
+  pool: RawAddress;
+  router: RawAddress;
+  dexVersion: 1 | 2;
+  destinationWallet: RawAddress;
+  success: boolean;
+  /** Exit code name, e.g. `swap_ok`, `swap_refund_slippage`. */
+  exitCode: string;
+  asset0: RawAddress;
+  asset1: RawAddress;
+  amount0: bigint;
+  amount1: bigint;
+  /** Signed change of the pool reserves. */
+  delta0: bigint;
+  delta1: bigint;
+  reserve0: bigint;
+  reserve1: bigint;
+  lpTokenDelta: bigint;
+  lpTokenSupply: bigint;
+  feeAsset: RawAddress | null;
+  lpFee: bigint;
+  protocolFee: bigint;
+  referralFee: bigint;
+  referral: RawAddress | null;
+  wallet: RawAddress;
+  walletTxHash: string;
+  walletTxLt: bigint;
+  walletTxTime: number;
+};
+
+export type OperationFilter = {
+  /** Inclusive unix-second bounds on the pool transaction time. */
+  since: number;
+  until: number;
+  /** Empty or absent: every type. */
+  types?: readonly OperationType[];
+  /** false: DEX v1 operations only. */
+  dexV2: boolean;
+};
+
+/** A wallet's LP position in one pool, as the store knows it. */
+export type LpPositionRecord = {
+  pool: RawAddress;
+  lpWallet: RawAddress | null;
+  lpBalance: bigint;
+  lpAccount: RawAddress | null;
+  /** Deposits waiting in the LpAccount. */
+  lpAccountAmount0: bigint;
+  lpAccountAmount1: bigint;
+};
+
+/** A v2 referral-fee vault (api.md §8 fee_vaults). */
+export type FeeVaultRecord = { vault: RawAddress; router: RawAddress; asset: RawAddress; balance: bigint };
+
+export type TxRef = { hash: string; lt: bigint; account: RawAddress };
+
+/** Last transactions of a wallet, newest first, and the wallet's seqno when the store knows it. */
+export type WalletTransactions = { seqno: number | null; txs: TxRef[] };
+
+/** `/v1/transactions/query`: by the wallet and the query id of a message it sent, or by external message hash. */
+export type TxLookup = { since: number } & ({ wallet: RawAddress; queryId: bigint } | { extMsgHash: string });
+export type TxLookupResult = TxRef & { walletSeqno: number | null };
+
+/** The outcome of one swap for `/v1/swap/status` (api.md §6.4). */
+export type SwapStatusRecord = {
+  wallet: RawAddress;
+  queryId: bigint;
+  exitCode: string;
+  /** What the wallet received: the ask amount, or the refunded offer amount. */
+  coins: bigint;
+  /** Logical time and hash of the pool transaction. */
+  lt: bigint;
+  txHash: string;
+  /** Signed balance change of the wallet per asset. */
+  balanceDeltas: ReadonlyMap<RawAddress, bigint>;
+};
+
+export type SwapKey = { router: RawAddress; owner: RawAddress; queryId: bigint };
+
+export interface DexReadModel {
+  listRouters(): Promise<RouterRecord[]>;
+  getRouter(address: RawAddress): Promise<RouterRecord | null>;
+  listAssets(): Promise<AssetRecord[]>;
+  /** The known ones among `addresses`, any order. */
+  getAssets(addresses: readonly RawAddress[]): Promise<AssetRecord[]>;
+  listPools(): Promise<PoolRecord[]>;
+  getPool(address: RawAddress): Promise<PoolRecord | null>;
+  /** Every pool (any router, any version) trading the two assets, in either order. */
+  getPoolsByAssets(a: RawAddress, b: RawAddress): Promise<PoolRecord[]>;
+  getWalletOperations(wallet: RawAddress, filter: OperationFilter): Promise<OperationRecord[]>;
+  getWalletLpPositions(wallet: RawAddress): Promise<LpPositionRecord[]>;
+  getFeeVaults(owner: RawAddress): Promise<FeeVaultRecord[]>;
+  getWalletTransactions(
+    wallet: RawAddress,
+    opts: { limit: number; since?: number },
+  ): Promise<WalletTransactions>;
+  findTransaction(lookup: TxLookup): Promise<TxLookupResult | null>;
+  /** A stored transaction with its messages (hashes are the edges of the trace graph). */
+  getTransaction(hash: string): Promise<RawTransaction | null>;
+  /** The transactions whose inbound message is one of `msgHashes` (the next hop of a trace). */
+  getTransactionsByInMsg(msgHashes: readonly string[]): Promise<RawTransaction[]>;
+  findSwap(key: SwapKey): Promise<SwapStatusRecord | null>;
+}
+
+/**
+ * Thrown by a read model when its backing service (ClickHouse, Redis, a chain API) is down or timed out.
+ * The API checks brands, not classes: this one carries both `retryable: true` and infra's
+ * `tondexError: "retryable"` (infra/errors.ts), so infra's `RetryableError` is answered the same way (503).
+ */
+export class ReadModelUnavailableError extends Error {
+  override readonly name = "ReadModelUnavailableError";
+  readonly retryable = true;
+  readonly tondexError = "retryable" as const;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}

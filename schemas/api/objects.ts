@@ -1,0 +1,191 @@
+/**
+ * Shared response objects of api.md §4, defined once and reused by every route that returns them.
+ * Optional fields are omitted rather than sent as null (api.md §1.3). Objects are strict so a test that
+ * parses a response notices any field the server emits without declaring it.
+ */
+import { z } from "zod";
+import { addressOut, decimalOut, fractionOut, hashOut, signedDecimalOut, timestampOut } from "./wire.ts";
+
+export const ASSET_KINDS = ["Ton", "Wton", "Jetton", "NotAnAsset"] as const;
+export const OPERATION_TYPES = [
+  "Swap",
+  "SendLiquidity",
+  "RefundLiquidity",
+  "AddLiquidity",
+  "WithdrawLiquidity",
+  "SetFees",
+  "CollectFees",
+  "ResetGas",
+] as const;
+export const PROVISION_TYPES = ["Initial", "Balanced", "Arbitrary"] as const;
+
+/** §4.4 */
+export const routerInfo = z
+  .object({
+    address: addressOut,
+    major_version: z.number().int(),
+    minor_version: z.number().int(),
+    router_type: z.string(),
+    pool_creation_enabled: z.boolean(),
+    pton_master_address: addressOut,
+    pton_version: z.string(),
+    pton_wallet_address: addressOut,
+  })
+  .strict();
+
+/** §4.1 */
+export const assetInfo = z
+  .object({
+    contract_address: addressOut,
+    symbol: z.string(),
+    display_name: z.string().optional(),
+    image_url: z.string().optional(),
+    decimals: z.number().int().nonnegative(),
+    kind: z.enum(ASSET_KINDS),
+    priority: z.number().int(),
+    deprecated: z.boolean(),
+    community: z.boolean(),
+    blacklisted: z.boolean(),
+    default_symbol: z.boolean(),
+    taxable: z.boolean(),
+    tags: z.array(z.string()),
+    dex_price_usd: fractionOut.optional(),
+    dex_usd_price: fractionOut.optional(),
+    third_party_price_usd: fractionOut.optional(),
+    third_party_usd_price: fractionOut.optional(),
+    popularity_index: z.number().optional(),
+    balance: decimalOut.optional(),
+    wallet_address: addressOut.optional(),
+    custom_payload_api_uri: z.string().optional(),
+    extensions: z.array(z.string()).optional(),
+    scale: z.string().optional(),
+  })
+  .strict();
+
+/** §4.2 */
+export const assetInfoV2 = z
+  .object({
+    contract_address: addressOut,
+    kind: z.enum(ASSET_KINDS),
+    meta: z
+      .object({
+        decimals: z.number().int().nonnegative().optional(),
+        symbol: z.string().optional(),
+        display_name: z.string().optional(),
+        image_url: z.string().optional(),
+        custom_payload_api_uri: z.string().optional(),
+      })
+      .strict()
+      .optional(),
+    tags: z.array(z.string()),
+    dex_price_usd: fractionOut.optional(),
+    pair_priority: z.number().int().optional(),
+    popularity_index: z.number().optional(),
+    balance: decimalOut.optional(),
+    wallet_address: addressOut.optional(),
+    scale: z.string().optional(),
+    extensions: z.array(z.string()).optional(),
+  })
+  .strict();
+
+/** §4.3 — fees are integer basis points as strings; amp/rate/w0 only for the pool types that have them. */
+export const poolInfo = z
+  .object({
+    address: addressOut,
+    router_address: addressOut,
+    token0_address: addressOut,
+    token1_address: addressOut,
+    reserve0: decimalOut,
+    reserve1: decimalOut,
+    lp_total_supply: decimalOut,
+    lp_total_supply_usd: fractionOut.optional(),
+    lp_price_usd: fractionOut.optional(),
+    lp_fee: decimalOut,
+    protocol_fee: decimalOut,
+    ref_fee: decimalOut,
+    protocol_fee_address: addressOut,
+    collected_token0_protocol_fee: decimalOut,
+    collected_token1_protocol_fee: decimalOut,
+    deprecated: z.boolean(),
+    apy_1d: fractionOut.optional(),
+    apy_7d: fractionOut.optional(),
+    apy_30d: fractionOut.optional(),
+    volume_24h_usd: fractionOut.optional(),
+    amp: decimalOut.optional(),
+    rate: decimalOut.optional(),
+    w0: decimalOut.optional(),
+    lp_wallet_address: addressOut.optional(),
+    lp_balance: decimalOut.optional(),
+    lp_account_address: addressOut.optional(),
+    token0_balance: decimalOut.optional(),
+    token1_balance: decimalOut.optional(),
+  })
+  .strict();
+
+/** §4.6 OperationDetails. `pool_tx_lt` is a JSON number, `wallet_tx_lt` a string (as the real API). */
+export const operationDetails = z
+  .object({
+    pool_tx_hash: hashOut,
+    pool_address: addressOut,
+    router_address: addressOut,
+    pool_tx_lt: z.number().int().nonnegative(),
+    pool_tx_timestamp: timestampOut,
+    destination_wallet_address: addressOut,
+    operation_type: z.enum(OPERATION_TYPES),
+    success: z.boolean(),
+    exit_code: z.string(),
+    asset0_address: addressOut,
+    asset0_amount: decimalOut,
+    asset0_delta: signedDecimalOut,
+    asset0_reserve: decimalOut,
+    asset1_address: addressOut,
+    asset1_amount: decimalOut,
+    asset1_delta: signedDecimalOut,
+    asset1_reserve: decimalOut,
+    lp_token_delta: signedDecimalOut,
+    lp_token_supply: decimalOut,
+    fee_asset_address: addressOut.optional(),
+    lp_fee_amount: decimalOut,
+    protocol_fee_amount: decimalOut,
+    referral_fee_amount: decimalOut,
+    referral_address: addressOut.optional(),
+    wallet_address: addressOut,
+    wallet_tx_lt: decimalOut,
+    wallet_tx_hash: hashOut,
+    wallet_tx_timestamp: timestampOut,
+  })
+  .strict();
+
+export const operationInfo = z
+  .object({ operation: operationDetails, asset0_info: assetInfo, asset1_info: assetInfo })
+  .strict();
+
+/** §4.7 — `lt` is a JSON number on the wire. */
+export const txId = z
+  .object({ lt: z.number().int().nonnegative(), hash: hashOut, contract_address: addressOut.optional() })
+  .strict();
+
+/** §4.8 — nanoTON amounts. */
+export const gasParams = z
+  .object({
+    gas_budget: decimalOut.optional(),
+    forward_gas: decimalOut,
+    estimated_gas_consumption: decimalOut,
+  })
+  .strict();
+
+/** The error body of every non-2xx response (DESIGN.md "API"). */
+export const errorBody = z
+  .object({
+    error: z.object({ code: z.string(), message: z.string(), details: z.unknown().optional() }).strict(),
+  })
+  .strict();
+
+export type RouterInfoDto = z.infer<typeof routerInfo>;
+export type AssetInfoDto = z.infer<typeof assetInfo>;
+export type AssetInfoV2Dto = z.infer<typeof assetInfoV2>;
+export type PoolInfoDto = z.infer<typeof poolInfo>;
+export type OperationInfoDto = z.infer<typeof operationInfo>;
+export type TxIdDto = z.infer<typeof txId>;
+export type GasParamsDto = z.infer<typeof gasParams>;
+export type ErrorBodyDto = z.infer<typeof errorBody>;

@@ -1,0 +1,137 @@
+/**
+ * Wire primitives of the STON.fi-compatible REST API (shared/reference/api.md §1.3–§1.4), shared by every
+ * request and response schema in this folder.
+ *
+ * Requests: query values arrive as strings (repeated keys become arrays), addresses in any TON form (raw,
+ * bounceable, non-bounceable, standard or URL-safe base64); parsing turns them into domain values
+ * (bigint amounts, canonical raw addresses `wc:HEX`). Responses: amounts are decimal strings, addresses
+ * bounceable URL-safe (`EQ…`), hashes lowercase hex, timestamps `YYYY-MM-DDTHH:MM:SS` (UTC).
+ */
+import { Address } from "@ton/core";
+import { z } from "zod";
+
+/** Largest `Coins` value (VarUInteger 16) — no on-chain amount can exceed it (contracts.md §0.2). */
+export const MAX_COINS = (1n << 120n) - 1n;
+const MAX_UINT64 = (1n << 64n) - 1n;
+
+/** Canonical raw form used inside tondex: workchain, colon, 64 uppercase hex digits. */
+export function toRawAddress(address: Address): string {
+  return `${address.workChain}:${address.hash.toString("hex").toUpperCase()}`;
+}
+
+/** Any accepted address text → canonical raw form, or null. Only workchains 0 and −1 exist on TON. */
+export function parseAddressText(text: string): string | null {
+  const trimmed = text.trim();
+  if (trimmed.length === 0 || trimmed.length > 100) return null;
+  try {
+    const address = Address.parse(trimmed);
+    return address.workChain === 0 || address.workChain === -1 ? toRawAddress(address) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** 32-byte hash as 64 hex digits or (URL-safe) base64 → lowercase hex, or null. */
+export function parseHashText(text: string): string | null {
+  const s = text.trim();
+  if (/^[0-9a-fA-F]{64}$/.test(s)) return s.toLowerCase();
+  if (!/^[A-Za-z0-9+/_-]{43}=?$/.test(s)) return null;
+  const bytes = Buffer.from(s.replace(/-/g, "+").replace(/_/g, "/"), "base64");
+  return bytes.length === 32 ? bytes.toString("hex") : null;
+}
+
+// ---- request primitives -------------------------------------------------------------------------
+
+export const addressIn = z.string().transform((text, ctx) => {
+  const raw = parseAddressText(text);
+  if (raw === null) {
+    ctx.addIssue({ code: "custom", message: "expected a TON address (raw wc:hex or user-friendly base64)" });
+    return z.NEVER;
+  }
+  return raw;
+});
+
+export const hashIn = z.string().transform((text, ctx) => {
+  const hex = parseHashText(text);
+  if (hex === null) {
+    ctx.addIssue({ code: "custom", message: "expected a 32-byte hash as 64 hex digits or base64" });
+    return z.NEVER;
+  }
+  return hex;
+});
+
+/** A raw token amount: a positive decimal integer no larger than the largest Coins value. */
+export const unitsIn = z
+  .string()
+  .regex(/^\d{1,40}$/, "expected a decimal integer string")
+  .transform((s) => BigInt(s))
+  .refine((v) => v > 0n, "must be greater than zero")
+  .refine((v) => v <= MAX_COINS, "exceeds the largest Coins amount (2^120 - 1)");
+
+/** Like unitsIn but zero is allowed (single-sided liquidity sends an explicit "0"). */
+export const unitsOrZeroIn = z
+  .string()
+  .regex(/^\d{1,40}$/, "expected a decimal integer string")
+  .transform((s) => BigInt(s))
+  .refine((v) => v <= MAX_COINS, "exceeds the largest Coins amount (2^120 - 1)");
+
+/** A 64-bit query id; the official client sends it as a JSON number or digit string. */
+export const queryIdIn = z
+  .union([z.string().regex(/^\d{1,20}$/, "expected a decimal integer"), z.number().int().nonnegative()])
+  .transform((v) => BigInt(v))
+  .refine((v) => v <= MAX_UINT64, "exceeds 2^64 - 1");
+
+/** Exact fraction from a decimal string such as "0.001"; value in [0, 1]. */
+export type Fraction = { num: bigint; den: bigint };
+export const fractionIn = z
+  .string()
+  .regex(/^\d{1,3}(\.\d{1,18})?$/, "expected a decimal fraction such as 0.01")
+  .transform((s): Fraction => {
+    const [whole = "0", frac = ""] = s.split(".");
+    const den = 10n ** BigInt(frac.length);
+    return { num: BigInt(whole) * den + BigInt(frac === "" ? "0" : frac), den };
+  })
+  .refine((f) => f.num <= f.den, "must be between 0 and 1");
+
+/** Query-string boolean (`true`/`false`, also `1`/`0`). */
+export const boolIn = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+/** JSON-body boolean: a real boolean, or the string forms some clients send. */
+export const boolBodyIn = z.union([z.boolean(), boolIn]);
+
+/** One value or repeated keys (`a=1&a=2`) → array. */
+export function repeated<T extends z.ZodTypeAny>(item: T) {
+  return z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(item).max(100));
+}
+
+/** `YYYY-MM-DDTHH:MM:SS` (a space instead of `T`, fractional seconds and `Z` tolerated), UTC → unix s. */
+export const timestampIn = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z?$/, "expected YYYY-MM-DDTHH:MM:SS (UTC)")
+  .transform((s, ctx) => {
+    const ms = Date.parse(`${s.replace(" ", "T").replace(/Z$/, "")}Z`);
+    if (Number.isNaN(ms)) {
+      ctx.addIssue({ code: "custom", message: "not a valid date" });
+      return z.NEVER;
+    }
+    return Math.floor(ms / 1000);
+  });
+
+export const limitIn = z
+  .string()
+  .regex(/^\d{1,6}$/, "expected a positive integer")
+  .transform(Number)
+  .refine((n) => n >= 1 && n <= 1000, "must be within 1..1000");
+export const limitBodyIn = z.union([z.number().int().min(1).max(1000), limitIn]);
+
+// ---- response primitives ------------------------------------------------------------------------
+
+export const decimalOut = z.string().regex(/^\d+$/, "expected a decimal integer string");
+export const signedDecimalOut = z.string().regex(/^-?\d+$/, "expected a signed decimal integer string");
+/** A non-negative decimal number (rates, fractions, USD values). */
+export const fractionOut = z.string().regex(/^\d+(\.\d+)?$/, "expected a decimal number string");
+/** Bounceable, URL-safe, mainnet user-friendly address (`EQ…`, `Ef…` for the masterchain). */
+export const addressOut = z.string().regex(/^E[A-Za-z0-9_-]{47}$/, "expected a bounceable address");
+export const hashOut = z.string().regex(/^[0-9a-f]{64}$/, "expected a lowercase hex hash");
+export const timestampOut = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/, "expected YYYY-MM-DDTHH:MM:SS");

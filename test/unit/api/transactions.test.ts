@@ -1,0 +1,95 @@
+/**
+ * Action tree over a recorded mainnet trace (complete and truncated), the transaction lookup with every
+ * hash encoding, last transactions, and addresses accepted in every TON form.
+ */
+import { Address } from "@ton/core";
+import anyTest, { type TestFn } from "ava";
+import { MemoryReadModel } from "../../../api/read-model-memory.ts";
+import { actionTreeResponse, txQueryResponse } from "../../../schemas/api/transactions.ts";
+import { lastTransactionsResponse } from "../../../schemas/api/wallets.ts";
+import { TRACE, TRACE_ROOT, USDT } from "./fixtures.ts";
+import { f, memoryData, type RunningApi, request, startApi, testDeps } from "./harness.ts";
+
+const test = anyTest as TestFn<{ api: RunningApi }>;
+test.before(async (t) => {
+  t.context = { api: await startApi() };
+});
+test.after.always((t) => t.context.api.close());
+
+test("action tree of a recorded v2 swap: one completed swap_ok action, chain complete", async (t) => {
+  const res = await request(t.context.api, "GET", `/v1/transactions/${TRACE_ROOT.hash}/action_tree`);
+  const tree = actionTreeResponse.parse(res.json);
+  t.true(tree.tx_chain_completed);
+  t.like(tree.initial_tx_id, { hash: TRACE_ROOT.hash, lt: Number(TRACE_ROOT.lt) });
+  t.is(tree.actions.length, 1);
+  t.like(tree.actions[0], {
+    "@type": "swap",
+    contract_major_version: "v2",
+    tx_payload: { opcode: 0x6664de2a, query_id: "4903743358431924734" },
+    status: { "@type": "completed", success: true, exit_code: "swap_ok" },
+  });
+  const post = await request(t.context.api, "POST", "/v1/transaction/action_tree", {
+    tx_hash: TRACE_ROOT.hash,
+  });
+  t.deepEqual(post.json, res.json, "the POST form with the hash in the body answers the same");
+});
+
+test("a trace whose later transactions are not stored yet is incomplete and its swap pending", async (t) => {
+  const poolTx = TRACE.txs.find((tx) => tx.in_msg?.opcode === 0x6664de2a);
+  t.truthy(poolTx);
+  const data = memoryData();
+  // Keep the trace up to the pool's transaction: the payout to the receiver is not stored yet.
+  data.transactions = TRACE.txs.filter((tx) => BigInt(tx.lt) <= BigInt(poolTx?.lt ?? 0));
+  const api = await startApi(testDeps({ data: new MemoryReadModel(data) }));
+  t.teardown(() => api.close());
+  const tree = actionTreeResponse.parse(
+    (await request(api, "GET", `/v1/transactions/${TRACE_ROOT.hash}/action_tree`)).json,
+  );
+  t.false(tree.tx_chain_completed);
+  t.like(
+    tree.actions.find((a) => a["@type"] === "swap"),
+    { status: { "@type": "pending" } },
+  );
+});
+
+test("transaction lookup by external message hash in hex, base64 and base64url", async (t) => {
+  const hex = TRACE_ROOT.in_msg?.hash ?? "";
+  const b64 = Buffer.from(hex, "hex").toString("base64");
+  const forms = [hex, b64, b64.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")];
+  for (const form of forms) {
+    const res = await request(
+      t.context.api,
+      "GET",
+      `/v1/transactions/query?ext_msg_hash=${encodeURIComponent(form)}`,
+    );
+    t.like(txQueryResponse.parse(res.json), { tx_id: { hash: TRACE_ROOT.hash }, wallet_seqno: 7 }, form);
+  }
+});
+
+test("last transactions: newest first, limited, with the wallet's seqno", async (t) => {
+  const wallet = f(TRACE_ROOT.account);
+  const res = await request(t.context.api, "GET", `/v1/wallets/${wallet}/transactions/last?limit=1`);
+  const last = lastTransactionsResponse.parse(res.json);
+  t.is(last.seqno, 7);
+  const mine = TRACE.txs
+    .filter((tx) => tx.account === TRACE_ROOT.account)
+    .sort((a, b) => (BigInt(b.lt) > BigInt(a.lt) ? 1 : -1));
+  t.deepEqual(last.tx_list, [{ hash: mine[0]?.hash, lt: Number(mine[0]?.lt), contract_address: wallet }]);
+});
+
+test("addresses are accepted raw, bounceable, non-bounceable, standard and URL-safe base64", async (t) => {
+  const a = Address.parseRaw(USDT);
+  const forms = [
+    USDT,
+    USDT.toLowerCase(),
+    a.toString({ bounceable: true, urlSafe: true }),
+    a.toString({ bounceable: false, urlSafe: true }),
+    a.toString({ bounceable: true, urlSafe: false }),
+    a.toString({ bounceable: false, urlSafe: false, testOnly: true }),
+  ];
+  for (const form of forms) {
+    const res = await request(t.context.api, "GET", `/v1/assets/${encodeURIComponent(form)}`);
+    t.is(res.status, 200, form);
+    t.like(res.json, { asset: { contract_address: f(USDT) } }, "responses use the bounceable URL-safe form");
+  }
+});
