@@ -15,6 +15,11 @@ const commands: Record<string, Command> = {
     summary: "compute AMM cases (swap, reverse swap, liquidity) for every pool type; --check compares",
     load: () => import("./commands/amm.ts"),
   },
+  devnet: {
+    summary:
+      "run the emulated chain with its seeded market; write blocks (RawTransaction JSONL) and ground truth",
+    load: () => import("./commands/devnet.ts"),
+  },
   decode: {
     summary:
       "classify the STON.fi operations in recorded traces / RawTransaction JSON(L); one JSON line per file",

@@ -78,6 +78,16 @@ export class Devnet {
     return this.#market;
   }
 
+  /** Produces a block without queueing new user actions: lets in-flight traces finish. */
+  drainBlock(): DevnetBlock {
+    return this.world.chain.produceBlock();
+  }
+
+  /** Messages still in flight. */
+  get pending(): number {
+    return this.world.chain.pending;
+  }
+
   /** Queues the next block's messages by phase, then produces the block. */
   async nextBlock(): Promise<DevnetBlock> {
     await this.#plan();

@@ -1,0 +1,236 @@
+/**
+ * The one configuration module (STYLE practice 10). `loadConfig(env, argv)` reads every setting from the
+ * environment, lets `--kebab-case` flags override it (`--port 9090`, `--data-dir=/var/tondex`), validates
+ * each with zod, and throws one ConfigError listing every problem. It returns a frozen object; nothing
+ * else reads `process.env`. Units are in the names; secrets are never echoed in problems.
+ */
+import { z } from "zod";
+import { ConfigError } from "../infra/errors.ts";
+import { LOG_LEVELS, type LogLevel } from "../infra/log.ts";
+import { redactUrl } from "../infra/redact.ts";
+
+export const SOURCES = ["devnet", "mainnet", "replay"] as const;
+
+export type Config = Readonly<{
+  port: number;
+  dataDir: string;
+  source: (typeof SOURCES)[number];
+  kafkaBrokers: readonly string[] | null;
+  clickhouseUrl: string | null;
+  clickhouseRequestTimeoutMs: number;
+  redisUrl: string | null;
+  tonApiUrl: string | null;
+  tonApiKey: string | null;
+  logLevel: LogLevel;
+  devnetSeed: number;
+  replayPath: string | null;
+  busPartitions: number;
+  busCapacityRecords: number;
+  batchMaxRecords: number;
+  batchMaxMs: number;
+  cacheMaxEntries: number;
+  cacheTtlSeconds: number;
+}>;
+
+type VarSpec<T> = {
+  readonly env: string;
+  readonly schema: z.ZodType<NonNullable<T>, z.ZodTypeDef, string>;
+  readonly default: T;
+  readonly doc: string;
+  /** Never shown in a problem message. */
+  readonly secret?: boolean;
+};
+
+const int = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^-?\d+$/, "must be an integer")
+    .transform(Number)
+    .pipe(z.number().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+
+const url = (...protocols: string[]) =>
+  z.string().refine(
+    (s) => {
+      try {
+        return protocols.includes(new URL(s).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}`,
+  );
+
+const oneOf = <const V extends readonly [string, ...string[]]>(values: V) =>
+  z.enum(values, { errorMap: () => ({ message: `must be one of ${values.join(", ")}` }) });
+
+const brokers = z
+  .string()
+  .transform((s) => s.split(",").map((b) => b.trim()))
+  .pipe(
+    z.array(z.string().regex(/^[^\s:/]+:\d{1,5}$/, "must be a comma-separated list of host:port")).min(1),
+  );
+
+const text = z.string().min(1, "must not be empty");
+
+/** Every setting: environment name, schema, default (with why), documentation. */
+export const CONFIG_VARS: { readonly [K in keyof Config]: VarSpec<Config[K]> } = {
+  port: { env: "PORT", schema: int(1, 65535), default: 8080, doc: "HTTP port of the API and /metrics" },
+  dataDir: {
+    env: "DATA_DIR",
+    schema: text,
+    default: "./data",
+    doc: "local state: the embedded ClickHouse under DATA_DIR/clickhouse, devnet snapshots",
+  },
+  source: { env: "SOURCE", schema: oneOf(SOURCES), default: "devnet", doc: "chain source" },
+  kafkaBrokers: {
+    env: "KAFKA_BROKERS",
+    schema: brokers,
+    default: null, // unset: the in-process bus (one process runs every stage)
+    doc: "Kafka bootstrap brokers, host:port[,host:port]; unset: in-process bus",
+  },
+  clickhouseUrl: {
+    env: "CLICKHOUSE_URL",
+    schema: url("http:", "https:"),
+    default: null, // unset: embedded chdb engine under DATA_DIR, no server needed
+    doc: "ClickHouse server (>= 24.8) HTTP URL, optionally with /database; unset: embedded engine",
+  },
+  clickhouseRequestTimeoutMs: {
+    env: "CLICKHOUSE_REQUEST_TIMEOUT_MS",
+    schema: int(100, 3_600_000),
+    default: 30_000, // @clickhouse/client's own default: long enough for a large insert batch
+    doc: "HTTP request timeout towards a ClickHouse server",
+  },
+  redisUrl: {
+    env: "REDIS_URL",
+    schema: url("redis:", "rediss:"),
+    default: null, // unset: in-process LRU (each API replica caches for itself)
+    doc: "Redis for the shared hot cache; unset: in-process LRU",
+  },
+  tonApiUrl: {
+    env: "TON_API_URL",
+    schema: url("http:", "https:"),
+    default: null,
+    doc: "TON HTTP API for SOURCE=mainnet (required there)",
+  },
+  tonApiKey: {
+    env: "TON_API_KEY",
+    schema: text,
+    default: null,
+    secret: true,
+    doc: "API key for TON_API_URL",
+  },
+  logLevel: { env: "LOG_LEVEL", schema: oneOf(LOG_LEVELS), default: "info", doc: "pino log level" },
+  devnetSeed: {
+    env: "DEVNET_SEED",
+    schema: int(0, 0xffffffff),
+    default: 1, // any fixed seed: the same seed replays the same market
+    doc: "seed of the devnet market simulator",
+  },
+  replayPath: { env: "REPLAY_PATH", schema: text, default: null, doc: "file or directory for SOURCE=replay" },
+  busPartitions: {
+    env: "BUS_PARTITIONS",
+    schema: int(1, 1024),
+    default: 4, // the in-process bus; Kafka topics carry their own partition count
+    doc: "partitions per topic of the in-process bus",
+  },
+  busCapacityRecords: {
+    env: "BUS_CAPACITY_RECORDS",
+    schema: int(1, 10_000_000),
+    default: 10_000, // ~20 MB of raw transactions per partition before the source waits
+    doc: "records an in-process partition holds before producers wait",
+  },
+  batchMaxRecords: {
+    env: "BATCH_MAX_RECORDS",
+    schema: int(1, 1_000_000),
+    default: 1_000, // ClickHouse prefers few large inserts; 1000 txs is well under a second of work
+    doc: "most raw transactions per processor batch (one insert per table per batch)",
+  },
+  batchMaxMs: {
+    env: "BATCH_MAX_MS",
+    schema: int(0, 60_000),
+    default: 200, // bounds the added latency when the chain is quiet
+    doc: "longest a partial batch waits to fill",
+  },
+  cacheMaxEntries: {
+    env: "CACHE_MAX_ENTRIES",
+    schema: int(1, 10_000_000),
+    default: 10_000, // comfortably more than STON.fi's pool count
+    doc: "entries of the in-process hot cache",
+  },
+  cacheTtlSeconds: {
+    env: "CACHE_TTL_SECONDS",
+    schema: int(1, 30 * 86_400),
+    default: 300, // the processor refreshes pool state on every batch; TTL only ages out idle pools
+    doc: "lifetime of a hot cache entry",
+  },
+};
+
+/** Test-speed values, next to the production defaults above: short waits, tiny caches. */
+export const TEST_ENV: Readonly<Record<string, string>> = {
+  BATCH_MAX_MS: "5",
+  BATCH_MAX_RECORDS: "100",
+  BUS_CAPACITY_RECORDS: "1000",
+  CACHE_TTL_SECONDS: "5",
+  CLICKHOUSE_REQUEST_TIMEOUT_MS: "2000",
+  LOG_LEVEL: "silent",
+};
+
+export const flagOf = (env: string) => `--${env.toLowerCase().replace(/_/g, "-")}`;
+
+/** `--flag value` / `--flag=value` → overrides keyed by environment name; unknown flags are problems. */
+function parseArgv(argv: readonly string[], problems: string[]): Record<string, string> {
+  const byFlag = new Map(Object.values(CONFIG_VARS).map((v) => [flagOf(v.env), v.env]));
+  const out: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    const eq = arg.indexOf("=");
+    const flag = eq === -1 ? arg : arg.slice(0, eq);
+    const env = byFlag.get(flag);
+    if (!arg.startsWith("--")) problems.push(`unexpected argument '${arg}'`);
+    else if (env === undefined) problems.push(`unknown option ${flag}`);
+    else if (eq !== -1) out[env] = arg.slice(eq + 1);
+    else if (i + 1 < argv.length && !(argv[i + 1] as string).startsWith("--")) out[env] = argv[++i] as string;
+    else problems.push(`${flag} needs a value`);
+  }
+  return out;
+}
+
+export function loadConfig(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  argv: readonly string[] = [],
+): Config {
+  const problems: string[] = [];
+  const overrides = parseArgv(argv, problems);
+  const values: Record<string, unknown> = {};
+  for (const [key, spec] of Object.entries(CONFIG_VARS) as [string, VarSpec<unknown>][]) {
+    const raw = (overrides[spec.env] ?? env[spec.env])?.trim();
+    if (raw === undefined || raw === "") {
+      values[key] = spec.default;
+      continue;
+    }
+    const parsed = spec.schema.safeParse(raw);
+    if (parsed.success) values[key] = parsed.data;
+    else {
+      const shown = spec.secret ? "" : `, got '${redactUrl(raw)}'`;
+      problems.push(`${spec.env} ${parsed.error.issues.map((i) => i.message).join(" and ")}${shown}`);
+    }
+  }
+  if (values.source === "mainnet" && values.tonApiUrl === null) {
+    problems.push("TON_API_URL is required when SOURCE=mainnet");
+  }
+  if (values.source === "replay" && values.replayPath === null) {
+    problems.push("REPLAY_PATH is required when SOURCE=replay");
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  if (Array.isArray(values.kafkaBrokers)) Object.freeze(values.kafkaBrokers);
+  return Object.freeze(values) as Config;
+}
+
+/** One line per setting, for `--help` and infra/README.md. */
+export function configHelp(): string {
+  return Object.values(CONFIG_VARS)
+    .map(
+      (v) => `  ${v.env.padEnd(30)} ${v.doc}${v.default === null ? "" : ` (default ${String(v.default)})`}`,
+    )
+    .join("\n");
+}

@@ -1,0 +1,46 @@
+/**
+ * The hot state cache: a string key-value store with per-entry TTL, async so Redis (ioredis, later) fits
+ * the same interface as the in-process LRU (./memory.ts). Values are strings, as Redis stores them;
+ * typed access goes through `cacheNamespace`, which versions the keys and owns the codec.
+ */
+
+export interface HotCache {
+  get(key: string): Promise<string | undefined>;
+  set(key: string, value: string, ttlMs: number): Promise<void>;
+  /** true when the key existed. */
+  delete(key: string): Promise<boolean>;
+}
+
+export type CacheCodec<T> = { encode(value: T): string; decode(text: string): T };
+
+export type CacheNamespaceSpec<T> = {
+  /** e.g. "pool_state". */
+  readonly name: string;
+  /** Bump when the value's shape changes: old entries are simply never read again (no flush needed). */
+  readonly version: number;
+  readonly ttlMs: number;
+  readonly codec: CacheCodec<T>;
+};
+
+export type CacheNamespace<T> = {
+  key(id: string): string;
+  get(id: string): Promise<T | undefined>;
+  set(id: string, value: T): Promise<void>;
+  delete(id: string): Promise<boolean>;
+};
+
+export const CACHE_KEY_PREFIX = "tondex";
+
+/** Keys look like `tondex:pool_state:v1:0:ABC…`. */
+export function cacheNamespace<T>(cache: HotCache, spec: CacheNamespaceSpec<T>): CacheNamespace<T> {
+  const key = (id: string) => `${CACHE_KEY_PREFIX}:${spec.name}:v${spec.version}:${id}`;
+  return {
+    key,
+    async get(id) {
+      const text = await cache.get(key(id));
+      return text === undefined ? undefined : spec.codec.decode(text);
+    },
+    set: (id, value) => cache.set(key(id), spec.codec.encode(value), spec.ttlMs),
+    delete: (id) => cache.delete(key(id)),
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * Prometheus metrics (prom-client). `createMetrics()` builds a fresh Registry and the metrics on it;
+ * it is created once in bin/ and passed down (no module singletons, so tests get isolated registries).
+ * The API serves `renderMetrics(metrics)` at /metrics.
+ */
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+
+export type Metrics = {
+  readonly registry: Registry;
+  readonly blocksProcessed: Counter;
+  readonly transactionsProcessed: Counter;
+  readonly factsWritten: Counter<"table">;
+  readonly unknownMessages: Counter<"kind" | "reason">;
+  /** Counts an unknown/malformed message under a bounded label derived from its reason text. */
+  countUnknown(kind: string, reason: string): void;
+  readonly batchSeconds: Histogram;
+  readonly storeRetries: Counter;
+  readonly cacheErrors: Counter;
+  readonly stageItems: Counter<"stage">;
+  readonly stageSeconds: Counter<"stage">;
+  /** Latest masterchain seqno the source has seen (set by ingest). */
+  setSourceHead(mcSeqno: number): void;
+  /** Highest mc_seqno stored for a bus partition (set by the processor shell after each write). */
+  setProcessed(partition: number, mcSeqno: number): void;
+};
+
+export type MetricsOptions = {
+  /** Metric name prefix (default "tondex_"). */
+  readonly prefix?: string;
+  /** Also collect Node process metrics (CPU, memory, event loop); off in tests. */
+  readonly defaultMetrics?: boolean;
+};
+
+/** Reason texts carry numbers and addresses; a label keeps only their shape, and at most this many. */
+const MAX_REASON_LABELS = 50;
+
+export function createMetrics(options: MetricsOptions = {}): Metrics {
+  const prefix = options.prefix ?? "tondex_";
+  const registry = new Registry();
+  const registers = [registry];
+  if (options.defaultMetrics) collectDefaultMetrics({ register: registry, prefix });
+
+  const reasons = new Set<string>();
+  let head: number | null = null;
+  const processed = new Map<number, number>();
+  const lowestProcessed = () => (processed.size === 0 ? null : Math.min(...processed.values()));
+
+  new Gauge({
+    name: `${prefix}source_head_mc_seqno`,
+    help: "Latest masterchain seqno seen at the chain source",
+    registers,
+    collect() {
+      if (head !== null) this.set(head);
+    },
+  });
+  new Gauge({
+    name: `${prefix}processed_mc_seqno`,
+    help: "Masterchain seqno stored by the processor (lowest over bus partitions)",
+    registers,
+    collect() {
+      const low = lowestProcessed();
+      if (low !== null) this.set(low);
+    },
+  });
+  new Gauge({
+    name: `${prefix}lag_blocks`,
+    help: "Masterchain blocks the stored facts are behind the source head",
+    registers,
+    collect() {
+      const low = lowestProcessed();
+      if (head !== null && low !== null) this.set(Math.max(0, head - low));
+    },
+  });
+
+  const unknownMessages = new Counter({
+    name: `${prefix}unknown_messages_total`,
+    help: "Messages the classifier could not explain, by kind (unknown/malformed) and reason shape",
+    labelNames: ["kind", "reason"] as const,
+    registers,
+  });
+
+  return {
+    registry,
+    unknownMessages,
+    countUnknown(kind, reason) {
+      unknownMessages.inc({ kind, reason: reasonLabel(reason, reasons) });
+    },
+    blocksProcessed: new Counter({
+      name: `${prefix}blocks_processed_total`,
+      help: "Masterchain blocks whose facts were written",
+      registers,
+    }),
+    transactionsProcessed: new Counter({
+      name: `${prefix}transactions_processed_total`,
+      help: "Raw transactions consumed and written by the processor",
+      registers,
+    }),
+    factsWritten: new Counter({
+      name: `${prefix}facts_written_total`,
+      help: "Fact rows inserted, by table",
+      labelNames: ["table"],
+      registers,
+    }),
+    batchSeconds: new Histogram({
+      name: `${prefix}batch_seconds`,
+      help: "Time to process one batch: core, write, cache",
+      buckets: [0.005, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    storeRetries: new Counter({
+      name: `${prefix}store_retries_total`,
+      help: "Store writes retried after a retryable error",
+      registers,
+    }),
+    cacheErrors: new Counter({
+      name: `${prefix}cache_errors_total`,
+      help: "Hot cache operations that failed (the store stays the source of truth)",
+      registers,
+    }),
+    stageItems: new Counter({
+      name: `${prefix}stage_items_total`,
+      help: "Items emitted by a pipeline stage",
+      labelNames: ["stage"],
+      registers,
+    }),
+    stageSeconds: new Counter({
+      name: `${prefix}stage_seconds_total`,
+      help: "Time spent waiting on a pipeline stage for its items",
+      labelNames: ["stage"],
+      registers,
+    }),
+    setSourceHead(mcSeqno) {
+      head = mcSeqno;
+    },
+    setProcessed(partition, mcSeqno) {
+      processed.set(partition, Math.max(mcSeqno, processed.get(partition) ?? 0));
+    },
+  };
+}
+
+/**
+ * A bounded label for a free-text reason: digits and hex runs collapsed, cut at 60 characters, and
+ * "other" once `seen` holds MAX_REASON_LABELS distinct labels (Prometheus cardinality).
+ */
+export function reasonLabel(reason: string, seen: Set<string>): string {
+  const label = reason
+    .replace(/\b(?:0x)?[0-9a-fA-F:-]*\d[0-9a-fA-F:-]*\b/g, "N")
+    .slice(0, 60)
+    .trim();
+  if (seen.has(label)) return label;
+  if (seen.size >= MAX_REASON_LABELS) return "other";
+  seen.add(label);
+  return label;
+}
+
+export async function renderMetrics(metrics: Metrics): Promise<{ contentType: string; body: string }> {
+  return { contentType: metrics.registry.contentType, body: await metrics.registry.metrics() };
+}
+
+/** Adapts the stage counters to `withMetrics` (processors/stages.ts), structurally. */
+export function stageObserver(metrics: Metrics): {
+  items(stage: string, count: number): void;
+  seconds(stage: string, seconds: number): void;
+} {
+  return {
+    items: (stage, count) => metrics.stageItems.inc({ stage }, count),
+    seconds: (stage, seconds) => metrics.stageSeconds.inc({ stage }, seconds),
+  };
+}

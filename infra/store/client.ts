@@ -1,0 +1,272 @@
+/**
+ * `openStore`: the one door to ClickHouse. Both deployments use `@clickhouse/client`:
+ * - embedded (CLICKHOUSE_URL unset): the chdb engine in this process, data under `${dataDir}/clickhouse`
+ *   (`createClient({ connection: createChdbConnection({ path }) })`);
+ * - server (CLICKHOUSE_URL set): a ClickHouse server over HTTP, refused below version 24.8.
+ *
+ * Every call sends STORE_SETTINGS, so results look the same on every engine version; callers get rows
+ * validated by their zod schema, and every failure classified retryable or not (./errors.ts).
+ */
+import { resolve } from "node:path";
+import {
+  type ClickHouseClient,
+  ClickHouseLogLevel,
+  type ClickHouseSettings,
+  createClient,
+} from "@clickhouse/client";
+import { createChdbConnection } from "chdb/connection";
+import type { z } from "zod";
+import { formatZodError } from "../../schemas/raw-transaction.ts";
+import { NonRetryableError } from "../errors.ts";
+import { stringifyJson } from "../json.ts";
+import { redactUrl } from "../redact.ts";
+import { classifyStoreError } from "./errors.ts";
+
+/** The oldest server with everything the schema uses (UInt256, query parameters, modern settings). */
+export const MIN_SERVER_VERSION = { major: 24, minor: 8 } as const;
+
+/**
+ * Sent with every query, never left to server defaults, because the defaults differ between versions
+ * and chdb (shared/reference/infra.md §2.3).
+ */
+export const STORE_SETTINGS: ClickHouseSettings = {
+  // UInt64/UInt256 as JSON strings: Node's JSON.parse would round bare numbers above 2^53.
+  // (25.8 changed the default to 0; chdb 26.7 ships 0.)
+  output_format_json_quote_64bit_integers: 1,
+  // DateTime as unix seconds, the form rows are inserted in, so a row reads back equal to what was written.
+  date_time_output_format: "unix_timestamp",
+  // chdb defaults to async inserts; a batch must be written (and visible) when the insert returns,
+  // because the bus commits right after.
+  async_insert: 0,
+  // A key the table does not have, or null in a non-Nullable column, is a bug to report, not to drop.
+  input_format_skip_unknown_fields: 0,
+  input_format_null_as_default: 0,
+};
+
+export type StoreOptions = {
+  /** http(s) URL of a ClickHouse server (may name the database as its path); null: embedded chdb. */
+  readonly clickhouseUrl: string | null;
+  readonly dataDir: string;
+  /** Per-request timeout for the HTTP client; the embedded engine has none. */
+  readonly clickhouseRequestTimeoutMs?: number;
+};
+
+/** Bound query parameters: referenced in SQL as `{name:Type}`, never spliced into the text. */
+export type QueryParams = Readonly<Record<string, unknown>>;
+export type RowSchema<T> = z.ZodType<T, z.ZodTypeDef, unknown>;
+
+export type Store = {
+  readonly kind: "embedded" | "server";
+  /** `SELECT version()` of the engine, e.g. "26.7.2.1". */
+  readonly version: string;
+  /** Runs a query (JSONEachRow) and validates each row with `schema`; a mismatch is a NonRetryableError. */
+  query<T>(sql: string, schema: RowSchema<T>, params?: QueryParams): Promise<T[]>;
+  /** DDL and other statements without a result. */
+  command(sql: string, params?: QueryParams): Promise<void>;
+  /** One INSERT of all `rows` (JSONEachRow; bigints become decimal strings). */
+  insert(table: string, rows: readonly object[]): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
+
+type Version = { major: number; minor: number };
+
+export function parseVersion(version: string): Version | null {
+  const m = /^(\d+)\.(\d+)/.exec(version.trim());
+  return m ? { major: Number(m[1]), minor: Number(m[2]) } : null;
+}
+
+/** Throws a NonRetryableError naming the server's version and the minimum. */
+export function checkServerVersion(version: string, where: string): void {
+  const v = parseVersion(version);
+  const min = MIN_SERVER_VERSION;
+  if (v !== null && (v.major > min.major || (v.major === min.major && v.minor >= min.minor))) return;
+  throw new NonRetryableError(
+    `ClickHouse server at ${where} is version ${version || "(unknown)"}; tondex needs ${min.major}.${min.minor} or newer ` +
+      "(UInt256 columns, {name:Type} query parameters). Upgrade the server, or unset CLICKHOUSE_URL to use the embedded engine.",
+    { context: { version, minimum: `${min.major}.${min.minor}` } },
+  );
+}
+
+/**
+ * chdb runs one engine per process on one data path (a second path is rejected by the engine itself, and
+ * two processes cannot share a path). This process-wide record mirrors that engine-level singleton so a
+ * second path fails with a clear message, and opens of the same path share one client.
+ */
+/** The client's own console logging is off: every failure is thrown, classified, and logged by the caller. */
+const QUIET = { level: ClickHouseLogLevel.OFF };
+
+/**
+ * chdb's connection is typed against @clickhouse/client-common 1.23.0 while @clickhouse/client 1.23.1
+ * bundles its own copy of the same types; they differ only nominally (the runtime contract is the same,
+ * which the integration tests exercise), hence the cast.
+ */
+type ClientConnection = NonNullable<Parameters<typeof createClient>[0]>["connection"];
+
+type RawInsert = (table: string, rows: readonly object[]) => Promise<void>;
+type EmbeddedHandle = { client: ClickHouseClient; rawInsert: RawInsert; version: string };
+/** Set as soon as an open starts, so two concurrent opens of one path share one engine too. */
+let embedded: { path: string; handle: Promise<EmbeddedHandle>; opens: number } | null = null;
+
+/** STORE_SETTINGS that matter to an insert, for chdb's raw insert (which takes plain values). */
+const INSERT_SETTINGS = {
+  async_insert: 0,
+  input_format_skip_unknown_fields: 0,
+  input_format_null_as_default: 0,
+};
+
+const versionRow = (row: unknown): string => {
+  const v = (row as { v?: unknown } | undefined)?.v;
+  return typeof v === "string" ? v : "";
+};
+
+async function selectVersion(client: ClickHouseClient): Promise<string> {
+  // Sent without STORE_SETTINGS: a server too old to know them must still answer, to be refused clearly.
+  const rs = await client.query({ query: "SELECT version() AS v", format: "JSONEachRow" });
+  const rows = await rs.json<unknown>();
+  return versionRow(rows[0]);
+}
+
+async function openEmbedded(dataDir: string): Promise<EmbeddedHandle> {
+  const path = resolve(dataDir, "clickhouse");
+  if (embedded !== null) {
+    if (embedded.path !== path) {
+      throw new NonRetryableError(
+        `the embedded ClickHouse engine (chdb) is already open at ${embedded.path} in this process; ` +
+          `it cannot also open ${path} (one engine and one data path per process). ` +
+          "Close the other store first, run a separate process, or set CLICKHOUSE_URL.",
+        { context: { open: embedded.path, requested: path } },
+      );
+    }
+    embedded.opens++;
+    return embedded.handle;
+  }
+  const record = { path, handle: startEmbedded(path), opens: 1 };
+  embedded = record;
+  record.handle.catch(() => {
+    if (embedded === record) embedded = null;
+  });
+  return record.handle;
+}
+
+async function startEmbedded(path: string): Promise<EmbeddedHandle> {
+  let client: ClickHouseClient;
+  let connection: ReturnType<typeof createChdbConnection>;
+  try {
+    connection = createChdbConnection({ path });
+    client = createClient({
+      connection: connection as unknown as ClientConnection,
+      json: { parse: JSON.parse, stringify: stringifyJson },
+      log: QUIET,
+    });
+  } catch (error) {
+    throw classifyStoreError(error, "open", { sql: `chdb path ${path}` });
+  }
+  const version = await selectVersion(client).catch(async (error: unknown) => {
+    await client.close();
+    throw classifyStoreError(error, "open");
+  });
+  // Inserts bypass the client: its chdb path inlines the whole JSON body into one SQL string, which the
+  // engine parses single-threaded; the raw insert hands a Buffer to chdb's parallel parser. Measured on
+  // 100k swap rows (179 MB of JSON): ~10 s through the client, ~3.5 s raw (test/integration/store.test.ts).
+  const rawInsert: RawInsert = async (table, rows) => {
+    const values = Buffer.from(rows.map((row) => stringifyJson(row)).join("\n"));
+    await connection.chdb.rawInsert({ table, values, format: "JSONEachRow", settings: INSERT_SETTINGS });
+  };
+  return { client, rawInsert, version };
+}
+
+async function openServer(
+  url: string,
+  timeoutMs: number | undefined,
+): Promise<{ client: ClickHouseClient; version: string }> {
+  const client = createClient({
+    url,
+    ...(timeoutMs !== undefined ? { request_timeout: timeoutMs } : {}),
+    json: { parse: JSON.parse, stringify: stringifyJson },
+    log: QUIET,
+  });
+  try {
+    const version = await selectVersion(client);
+    checkServerVersion(version, redactUrl(url));
+    return { client, version };
+  } catch (error) {
+    await client.close();
+    throw classifyStoreError(error, "open");
+  }
+}
+
+export async function openStore(options: StoreOptions): Promise<Store> {
+  if (options.clickhouseUrl === null) {
+    const { client, rawInsert, version } = await openEmbedded(options.dataDir);
+    let closed = false;
+    return wrap(client, "embedded", version, rawInsert, async () => {
+      if (closed) return;
+      closed = true;
+      if (embedded === null || --embedded.opens > 0) return;
+      embedded = null;
+      await client.close();
+    });
+  }
+  const { client, version } = await openServer(options.clickhouseUrl, options.clickhouseRequestTimeoutMs);
+  const insert: RawInsert = async (table, rows) => {
+    await client.insert({ table, values: rows, format: "JSONEachRow", clickhouse_settings: STORE_SETTINGS });
+  };
+  return wrap(client, "server", version, insert, () => client.close());
+}
+
+function wrap(
+  client: ClickHouseClient,
+  kind: Store["kind"],
+  version: string,
+  insertRows: RawInsert,
+  close: () => Promise<void>,
+): Store {
+  const settings = STORE_SETTINGS;
+  return {
+    kind,
+    version,
+    async query<T>(sql: string, schema: RowSchema<T>, params: QueryParams = {}): Promise<T[]> {
+      let rows: unknown[];
+      try {
+        const rs = await client.query({
+          query: sql,
+          format: "JSONEachRow",
+          query_params: params,
+          clickhouse_settings: settings,
+        });
+        rows = await rs.json<unknown>();
+      } catch (error) {
+        throw classifyStoreError(error, "query", { sql });
+      }
+      return rows.map((row, i) => {
+        const parsed = schema.safeParse(row);
+        if (parsed.success) return parsed.data;
+        throw new NonRetryableError(
+          `ClickHouse row ${i} does not match its schema: ${formatZodError(parsed.error).join("; ")}`,
+          { context: { sql: sql.slice(0, 200) } },
+        );
+      });
+    },
+    async command(sql, params = {}) {
+      try {
+        await client.command({ query: sql, query_params: params, clickhouse_settings: settings });
+      } catch (error) {
+        throw classifyStoreError(error, "command", { sql });
+      }
+    },
+    async insert(table, rows) {
+      if (rows.length === 0) return;
+      try {
+        await insertRows(table, rows);
+      } catch (error) {
+        throw classifyStoreError(error, "insert", { table });
+      }
+    },
+    async ping() {
+      const result = await client.ping();
+      if (!result.success) throw classifyStoreError(result.error, "ping");
+    },
+    close,
+  };
+}

@@ -1,0 +1,187 @@
+/**
+ * Versioned, idempotent schema migrations over `schemas/clickhouse/NNN_name.sql`.
+ *
+ * Applied files are recorded in `schema_migrations` (version, name, sha256 checksum). A run applies the
+ * files not recorded yet, in version order, and refuses to start when an applied file was edited
+ * afterwards or when the database has a version these files do not know (older code, newer schema).
+ * ClickHouse has no transactional DDL, so statements are written `IF NOT EXISTS`: a run interrupted
+ * half-way simply re-runs the whole file.
+ */
+import { createHash } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+import { NonRetryableError } from "../errors.ts";
+import type { Store } from "./client.ts";
+
+export const DEFAULT_MIGRATIONS_DIR = fileURLToPath(new URL("../../schemas/clickhouse/", import.meta.url));
+
+export type Migration = {
+  readonly version: number;
+  readonly name: string;
+  readonly file: string;
+  readonly checksum: string;
+  readonly statements: readonly string[];
+};
+export type AppliedMigration = { version: number; name: string; checksum: string };
+
+const FILE_NAME = /^(\d{3,})_([a-z0-9_]+)\.sql$/;
+
+export function parseMigrationFileName(file: string): { version: number; name: string } | null {
+  const m = FILE_NAME.exec(file);
+  return m ? { version: Number(m[1]), name: m[2] as string } : null;
+}
+
+/** sha256 of the text with line endings normalised, so a CRLF checkout is not "a changed file". */
+export function migrationChecksum(sql: string): string {
+  return createHash("sha256").update(sql.replace(/\r\n/g, "\n")).digest("hex");
+}
+
+/**
+ * Splits SQL on `;` outside string literals ('…' with '' or \' escapes), quoted identifiers ("…", `…`),
+ * `--` line comments and `/* … *\/` block comments. Statements holding only comments are dropped.
+ */
+export function splitSqlStatements(sql: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  let code = false; // the current statement has something besides comments and whitespace
+  let i = 0;
+  const flush = (end: number) => {
+    if (code) out.push(sql.slice(start, end).trim());
+    start = end + 1;
+    code = false;
+  };
+  while (i < sql.length) {
+    const c = sql[i] as string;
+    const next = sql[i + 1];
+    if (c === "-" && next === "-") {
+      const eol = sql.indexOf("\n", i);
+      i = eol === -1 ? sql.length : eol + 1;
+    } else if (c === "/" && next === "*") {
+      const end = sql.indexOf("*/", i + 2);
+      if (end === -1) throw new NonRetryableError(`unterminated /* comment at offset ${i}`);
+      i = end + 2;
+    } else if (c === "'" || c === '"' || c === "`") {
+      i = skipQuoted(sql, i, c);
+      code = true;
+    } else if (c === ";") {
+      flush(i);
+      i++;
+    } else {
+      if (!/\s/.test(c)) code = true;
+      i++;
+    }
+  }
+  flush(sql.length);
+  return out;
+}
+
+/** Index just past the closing quote of the literal opened at `open`. */
+function skipQuoted(sql: string, open: number, quote: string): number {
+  for (let i = open + 1; i < sql.length; i++) {
+    const c = sql[i];
+    if (c === "\\") i++;
+    else if (c === quote) {
+      if (sql[i + 1] === quote)
+        i++; // doubled quote: an escaped quote, not the end
+      else return i + 1;
+    }
+  }
+  throw new NonRetryableError(`unterminated ${quote} literal starting at offset ${open}`);
+}
+
+export function parseMigration(file: string, sql: string): Migration {
+  const parsed = parseMigrationFileName(file);
+  if (parsed === null) {
+    throw new NonRetryableError(
+      `migration file name ${file} must look like 001_name.sql (lowercase, digits, _)`,
+    );
+  }
+  let statements: string[];
+  try {
+    statements = splitSqlStatements(sql);
+  } catch (error) {
+    throw new NonRetryableError(`migration ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  return { ...parsed, file, checksum: migrationChecksum(sql), statements };
+}
+
+/** Every `.sql` file of `dir`, parsed and sorted by version; duplicate versions are an error. */
+export async function loadMigrations(dir: string = DEFAULT_MIGRATIONS_DIR): Promise<Migration[]> {
+  const files = (await readdir(dir)).filter((f) => f.endsWith(".sql")).sort();
+  const migrations = await Promise.all(
+    files.map(async (f) => parseMigration(f, await readFile(join(dir, f), "utf8"))),
+  );
+  migrations.sort((a, b) => a.version - b.version);
+  for (let i = 1; i < migrations.length; i++) {
+    const [a, b] = [migrations[i - 1] as Migration, migrations[i] as Migration];
+    if (a.version === b.version) {
+      throw new NonRetryableError(`migrations ${a.file} and ${b.file} share version ${a.version}`);
+    }
+  }
+  return migrations;
+}
+
+/** What to apply, given what the database recorded; throws on an edited or unknown applied migration. */
+export function planMigrations(
+  migrations: readonly Migration[],
+  applied: readonly AppliedMigration[],
+): Migration[] {
+  const byVersion = new Map(migrations.map((m) => [m.version, m]));
+  for (const a of applied) {
+    const m = byVersion.get(a.version);
+    if (m === undefined) {
+      throw new NonRetryableError(
+        `the database has migration ${a.version} (${a.name}) that this code does not know: ` +
+          "it was migrated by a newer tondex; run that version or restore the schema",
+        { context: { version: a.version } },
+      );
+    }
+    if (m.checksum !== a.checksum) {
+      throw new NonRetryableError(
+        `migration ${m.file} was changed after it was applied (recorded checksum ${a.checksum.slice(0, 12)}…, ` +
+          `file ${m.checksum.slice(0, 12)}…); restore the file and add a new migration for the change`,
+        { context: { version: a.version, file: m.file } },
+      );
+    }
+  }
+  const done = new Set(applied.map((a) => a.version));
+  return migrations.filter((m) => !done.has(m.version));
+}
+
+const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations
+(
+  version UInt32 COMMENT 'NNN of the file name',
+  name String COMMENT 'file name without version and extension',
+  checksum String COMMENT 'sha256 (hex) of the file text with LF line endings',
+  applied_at DateTime('UTC') COMMENT 'when it was applied'
+)
+ENGINE = ReplacingMergeTree
+ORDER BY version
+COMMENT 'schema migrations applied by infra/store/migrate.ts'`;
+
+const appliedRow = z.object({ version: z.number().int(), name: z.string(), checksum: z.string() });
+
+export type MigrateResult = { applied: string[]; alreadyApplied: number };
+
+export async function migrate(
+  store: Store,
+  options: { dir?: string; migrations?: readonly Migration[]; now?: () => number } = {},
+): Promise<MigrateResult> {
+  const migrations = options.migrations ?? (await loadMigrations(options.dir));
+  const now = options.now ?? Date.now;
+  await store.command(MIGRATIONS_TABLE);
+  const applied = await store.query(
+    "SELECT version, name, checksum FROM schema_migrations FINAL ORDER BY version",
+    appliedRow,
+  );
+  const pending = planMigrations(migrations, applied);
+  for (const m of pending) {
+    for (const statement of m.statements) await store.command(statement);
+    await store.insert("schema_migrations", [
+      { version: m.version, name: m.name, checksum: m.checksum, applied_at: Math.floor(now() / 1000) },
+    ]);
+  }
+  return { applied: pending.map((m) => m.file), alreadyApplied: migrations.length - pending.length };
+}

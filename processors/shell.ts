@@ -1,0 +1,132 @@
+/**
+ * The processor's thin I/O shell (STYLE practice 3): for each batch, call the pure core, write its facts
+ * with ONE insert per table plus the cursor, refresh the hot cache, and only then let the batch be
+ * committed. The core never sees the bus, the store or the clock; the shell never decodes anything.
+ *
+ * Two drivers share `handleBatch`:
+ * - `batchHandler(shell)` for `bus.consume(...)`, where the bus commits when the handler resolves;
+ * - `runProcessor({ batches, commit, ... })` for any async iterable of batches with an explicit commit.
+ */
+import type { Batch } from "../infra/bus/types.ts";
+import type { CacheNamespace } from "../infra/cache/types.ts";
+import { errorMessage } from "../infra/errors.ts";
+import type { Logger } from "../infra/log.ts";
+import type { Metrics } from "../infra/metrics.ts";
+import { RETRY_DEFAULTS, type RetryOptions, retry } from "../infra/retry.ts";
+import type { CursorPosition } from "../infra/store/facts-writer.ts";
+import type { FactRows, FactTableName, PoolStateRow } from "../schemas/facts.ts";
+import type { RawTransaction } from "../schemas/raw-transaction.ts";
+
+/** The `Common`-style context passed explicitly (no module singletons). */
+export type ProcessorContext = {
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+};
+
+export type ProcessorShell<B> = {
+  /** The pure core: one batch in, its fact rows out. */
+  readonly core: (batch: B) => FactRows | Promise<FactRows>;
+  /** Where the batch leaves its partition (stored as the cursor with its facts). */
+  readonly position: (batch: B) => CursorPosition;
+  /** Raw transactions in the batch (metrics). */
+  readonly size: (batch: B) => number;
+  /** Stores the rows and the cursor: `(rows, pos) => writeBatch(store, rows, pos)` in production. */
+  readonly write: (rows: FactRows, position: CursorPosition) => Promise<unknown>;
+  /** Latest pool state per pool goes here after the write (the API simulates from it). */
+  readonly poolStates?: CacheNamespace<PoolStateRow>;
+  /** Retries of a write failing with a retryable error; afterwards the batch fails and is not committed. */
+  readonly retry?: Omit<RetryOptions, "onRetry">;
+  readonly ctx: ProcessorContext;
+};
+
+/**
+ * Cursor of a bus batch of raw transactions: the highest mc_seqno in it and the partition's next offset.
+ * A block's transactions may continue in the next batch, so a restart resumes from that mc_seqno
+ * inclusive; writes are idempotent, so reading a block twice is harmless.
+ */
+export function rawBatchPosition(consumer: string): (batch: Batch<RawTransaction>) => CursorPosition {
+  return (batch) => ({
+    consumer,
+    partition_id: batch.partition,
+    mc_seqno: batch.records.reduce((max, r) => Math.max(max, r.value.mc_seqno), 0),
+    next_offset: batch.nextOffset,
+  });
+}
+
+/** The highest-lt state of each pool in the rows. */
+export function latestStatePerPool(rows: readonly PoolStateRow[]): Map<string, PoolStateRow> {
+  const latest = new Map<string, PoolStateRow>();
+  for (const row of rows) {
+    const seen = latest.get(row.pool);
+    if (seen === undefined || row.lt > seen.lt) latest.set(row.pool, row);
+  }
+  return latest;
+}
+
+/** Core → write (retrying retryable failures) → cache → metrics. Throws if the write finally fails. */
+export async function handleBatch<B>(shell: ProcessorShell<B>, batch: B): Promise<void> {
+  const { logger, metrics } = shell.ctx;
+  const endTimer = metrics.batchSeconds.startTimer();
+  const rows = await shell.core(batch);
+  const position = shell.position(batch);
+  await retry(() => shell.write(rows, position), {
+    ...(shell.retry ?? RETRY_DEFAULTS),
+    onRetry(error, attempt, delayMs) {
+      metrics.storeRetries.inc();
+      logger.warn({ err: error, attempt, delayMs }, "store write failed, retrying");
+    },
+  });
+  if (shell.poolStates !== undefined && rows.pool_states !== undefined) {
+    await cachePoolStates(shell.poolStates, rows.pool_states, shell.ctx);
+  }
+  metrics.transactionsProcessed.inc(shell.size(batch));
+  metrics.blocksProcessed.inc(rows.blocks?.length ?? 0);
+  for (const [table, tableRows] of Object.entries(rows) as [FactTableName, readonly unknown[]][]) {
+    if (tableRows.length > 0) metrics.factsWritten.inc({ table }, tableRows.length);
+  }
+  for (const u of rows.unknown_messages ?? []) metrics.countUnknown(u.kind, u.reason);
+  metrics.setProcessed(position.partition_id, position.mc_seqno);
+  endTimer();
+}
+
+/** The cache is an optimisation over the store: a failure is logged and counted, never fatal. */
+async function cachePoolStates(
+  cache: CacheNamespace<PoolStateRow>,
+  rows: readonly PoolStateRow[],
+  ctx: ProcessorContext,
+): Promise<void> {
+  for (const [pool, state] of latestStatePerPool(rows)) {
+    try {
+      await cache.set(pool, state);
+    } catch (error) {
+      ctx.metrics.cacheErrors.inc();
+      ctx.logger.warn({ pool, error: errorMessage(error) }, "hot cache update failed");
+    }
+  }
+}
+
+/** For `bus.consume(topic, group, batchHandler(shell), options)`: the bus commits when it resolves. */
+export function batchHandler<B>(shell: ProcessorShell<B>): (batch: B) => Promise<void> {
+  return (batch) => handleBatch(shell, batch);
+}
+
+export type RunProcessorOptions<B> = ProcessorShell<B> & {
+  readonly batches: AsyncIterable<B>;
+  /** Acknowledges the batch to its source, after its facts are stored. */
+  readonly commit: (batch: B) => Promise<void>;
+  /** Stops between batches (the batch in flight finishes and commits). */
+  readonly signal?: AbortSignal;
+};
+
+/** Drives the shell over an iterable: handle, then commit, one batch at a time. Returns batches done. */
+export async function runProcessor<B>(options: RunProcessorOptions<B>): Promise<number> {
+  let done = 0;
+  for await (const batch of options.batches) {
+    if (options.signal?.aborted) break;
+    await handleBatch(options, batch);
+    await options.commit(batch);
+    done++;
+    if (options.signal?.aborted) break;
+  }
+  return done;
+}

@@ -1,0 +1,264 @@
+/**
+ * The store on the real embedded engine (chdb). chdb allows ONE data path per process and ava runs each
+ * test file in its own process, so every test here shares one temporary path, opened once and removed
+ * in teardown; tests run serially because they share it (and the migrations run first).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import anyTest, { type TestFn } from "ava";
+import { z } from "zod";
+import { isRetryable } from "../../infra/errors.ts";
+import { openStore, type Store } from "../../infra/store/client.ts";
+import { countFacts, latestPoolStates, selectFacts } from "../../infra/store/facts-reader.ts";
+import { readCursor, writeBatch } from "../../infra/store/facts-writer.ts";
+import {
+  DEFAULT_MIGRATIONS_DIR,
+  loadMigrations,
+  migrate,
+  parseMigration,
+} from "../../infra/store/migrate.ts";
+import { cursor, FACT_TABLES, type FactRows, type FactTableName } from "../../schemas/facts.ts";
+import { BIG, MAX_U256, SAMPLE, swapRow, UTIME } from "./_facts.ts";
+
+const test = anyTest as TestFn<{ dir: string; store: Store }>;
+
+test.before(async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), `tondex-store-${Math.random().toString(36).slice(2)}-`));
+  t.context = { dir, store: await openStore({ clickhouseUrl: null, dataDir: dir }) };
+});
+
+test.after.always(async (t) => {
+  await t.context.store?.close();
+  rmSync(t.context.dir, { recursive: true, force: true });
+});
+
+const position = (mc_seqno: number, partition_id = 0) => ({
+  consumer: "test",
+  partition_id,
+  mc_seqno,
+  next_offset: BigInt(mc_seqno) * 10n,
+});
+
+test.serial("migrations apply once and are idempotent on the second run", async (t) => {
+  const { store } = t.context;
+  t.is(store.kind, "embedded");
+  t.regex(store.version, /^\d+\.\d+\./);
+  t.deepEqual(await migrate(store), {
+    applied: ["001_facts.sql", "002_operations.sql", "003_state.sql"],
+    alreadyApplied: 0,
+  });
+  t.deepEqual(await migrate(store), { applied: [], alreadyApplied: 3 });
+  const rows = await store.query(
+    "SELECT version, name FROM schema_migrations FINAL ORDER BY version",
+    z.object({ version: z.number(), name: z.string() }),
+  );
+  t.deepEqual(rows, [
+    { version: 1, name: "facts" },
+    { version: 2, name: "operations" },
+    { version: 3, name: "state" },
+  ]);
+});
+
+test.serial("a changed applied migration is refused and nothing is applied", async (t) => {
+  const { store } = t.context;
+  const migrations = await loadMigrations();
+  const original = await readFile(join(DEFAULT_MIGRATIONS_DIR, "001_facts.sql"), "utf8");
+  const edited = parseMigration("001_facts.sql", `${original}\n-- an innocent-looking edit\n`);
+  const extra = parseMigration(
+    "004_extra.sql",
+    "CREATE TABLE IF NOT EXISTS extra (x UInt8) ENGINE = Memory;",
+  );
+  const error = await t.throwsAsync(migrate(store, { migrations: [edited, ...migrations.slice(1), extra] }));
+  t.false(isRetryable(error));
+  t.regex(error?.message ?? "", /^migration 001_facts.sql was changed after it was applied/);
+  const tables = await store.query(
+    "SELECT name FROM system.tables WHERE database = currentDatabase() AND name = 'extra'",
+    z.object({ name: z.string() }),
+  );
+  t.deepEqual(tables, [], "the pending 004 was not applied either");
+});
+
+test.serial("the tables match schemas/facts.ts: columns, types, sorting keys, comments", async (t) => {
+  const { store } = t.context;
+  const column = z.object({ name: z.string(), type: z.string(), comment: z.string() });
+  for (const spec of [...Object.values(FACT_TABLES), cursor]) {
+    const columns = await store.query(
+      "SELECT name, type, comment FROM system.columns WHERE database = currentDatabase() AND table = {t:String} ORDER BY position",
+      column,
+      { t: spec.name },
+    );
+    t.deepEqual(
+      columns.map((c) => `${c.name} ${c.type}`),
+      Object.entries(spec.columns).map(([name, c]) => `${name} ${c.ch}`),
+      spec.name,
+    );
+    t.deepEqual(
+      columns.filter((c) => c.comment.trim() === "").map((c) => c.name),
+      [],
+      `${spec.name}: every column is documented`,
+    );
+    const [table] = await store.query(
+      "SELECT sorting_key AS key, engine FROM system.tables WHERE database = currentDatabase() AND name = {t:String}",
+      z.object({ key: z.string(), engine: z.string() }),
+      { t: spec.name },
+    );
+    t.deepEqual(table, { key: spec.orderBy.join(", "), engine: "ReplacingMergeTree" }, spec.name);
+  }
+});
+
+test.serial("a batch written twice reads back once, exactly as written, with its cursor", async (t) => {
+  const { store } = t.context;
+  const first = await writeBatch(store, SAMPLE, position(12), { now: () => UTIME * 1000 });
+  await writeBatch(store, SAMPLE, position(12), { now: () => UTIME * 1000 });
+  t.is(first.total, 14);
+  t.is(first.rows.swaps, 2);
+  for (const name of Object.keys(FACT_TABLES) as FactTableName[]) {
+    const expected = SAMPLE[name] ?? [];
+    const got = await selectFacts(store, name, {});
+    t.deepEqual(got, [...expected].sort(byKey(name)), name);
+    t.is(await countFacts(store, name), BigInt(expected.length), name);
+  }
+  t.deepEqual(await readCursor(store, "test"), {
+    mcSeqno: 12,
+    partitions: [{ consumer: "test", partition_id: 0, mc_seqno: 12, next_offset: 120n, written_at: UTIME }],
+  });
+});
+
+/** Orders sample rows like the table's sorting key (all keys here compare as strings or numbers). */
+function byKey(name: FactTableName) {
+  const key = FACT_TABLES[name].orderBy as readonly string[];
+  return (x: object, y: object) => {
+    for (const k of key) {
+      const [a, b] = [(x as Record<string, unknown>)[k], (y as Record<string, unknown>)[k]] as [
+        string,
+        string,
+      ];
+      if (a !== b) return a < b ? -1 : 1;
+    }
+    return 0;
+  };
+}
+
+test.serial("UInt256 round-trips exactly and filters by bound parameters", async (t) => {
+  const { store } = t.context;
+  const rows: FactRows = {
+    swaps: [
+      swapRow(100, { amount_in: BIG, amount_out: MAX_U256, min_out: 0n }),
+      swapRow(101, { amount_in: 2n ** 128n, amount_out: 1n }),
+    ],
+  };
+  await writeBatch(store, rows, position(13));
+  const got = await selectFacts(store, "swaps", { where: { amount_in: BIG } });
+  t.is(got.length, 1);
+  t.is(got[0]?.amount_in, 1606938044258990275541962092341162602522202993782792835301377n);
+  t.is(got[0]?.amount_out, 115792089237316195423570985008687907853269984665640564039457584007913129639935n);
+  t.is(got[0]?.min_out, 0n);
+  const both = await selectFacts(store, "swaps", {
+    where: {
+      amount_in: [BIG, 2n ** 128n],
+      pool: "0:2222222222222222222222222222222222222222222222222222222222222222",
+    },
+    orderBy: ["amount_in"],
+    descending: true,
+    limit: 5,
+  });
+  t.deepEqual(
+    both.map((r) => r.amount_in),
+    [BIG, 2n ** 128n],
+  );
+  t.deepEqual(
+    (await selectFacts(store, "swaps", { where: { pool: null } })).map((r) => r.id),
+    [swapRow(2).id],
+  );
+  const sum = await store.query(
+    "SELECT toString(sum(amount_in)) AS s FROM swaps FINAL WHERE id IN {ids:Array(String)}",
+    z.object({ s: z.string() }),
+    { ids: [swapRow(100).id, swapRow(101).id] },
+  );
+  t.deepEqual(sum, [{ s: (BIG + 2n ** 128n).toString() }]);
+});
+
+test.serial(
+  "the cursor keeps the highest mc_seqno per partition; readCursor reports the lowest",
+  async (t) => {
+    const { store } = t.context;
+    await writeBatch(store, {}, position(20, 1));
+    await writeBatch(store, {}, position(15, 0));
+    await writeBatch(store, {}, position(14, 0)); // an older batch re-delivered late
+    const state = await readCursor(store, "test");
+    t.is(state.mcSeqno, 15);
+    t.deepEqual(
+      state.partitions.map((p) => [p.partition_id, p.mc_seqno]),
+      [
+        [0, 15],
+        [1, 20],
+      ],
+    );
+    t.deepEqual(await readCursor(store, "nobody"), { mcSeqno: null, partitions: [] });
+  },
+);
+
+test.serial("latestPoolStates picks the highest lt per pool", async (t) => {
+  const { store } = t.context;
+  const base = SAMPLE.pool_states?.[0];
+  if (base === undefined) throw new Error("sample has a pool state");
+  const other = `0:${"B".repeat(64)}`;
+  await writeBatch(
+    store,
+    {
+      pool_states: [
+        { ...base, lt: 9n, reserve0: 1n },
+        { ...base, lt: 8n, reserve0: 2n },
+        { ...base, pool: other, lt: 3n, reserve0: 3n },
+      ],
+    },
+    position(21),
+  );
+  const latest = await latestPoolStates(store);
+  t.deepEqual(
+    latest.map((s) => [s.pool, s.lt, s.reserve0]),
+    [
+      [base.pool, 9n, 1n],
+      [other, 3n, 3n],
+    ],
+  );
+  t.deepEqual(
+    (await latestPoolStates(store, [other])).map((s) => s.lt),
+    [3n],
+  );
+});
+
+test.serial("one engine per process: a second data path is refused, the same path is shared", async (t) => {
+  const other = await t.throwsAsync(
+    openStore({ clickhouseUrl: null, dataDir: join(t.context.dir, "elsewhere") }),
+  );
+  t.regex(other?.message ?? "", /already open at .* in this process; it cannot also open .*elsewhere/);
+  const [again, concurrent] = await Promise.all([
+    openStore({ clickhouseUrl: null, dataDir: t.context.dir }),
+    openStore({ clickhouseUrl: null, dataDir: t.context.dir }),
+  ]);
+  t.is(await countFacts(again, "blocks"), 1n);
+  await again.close();
+  await concurrent.close();
+  await concurrent.close(); // closing twice is harmless
+  t.is(await countFacts(t.context.store, "blocks"), 1n, "closing the second handle left the first open");
+});
+
+test.serial("a row that does not fit its table is a non-retryable error naming the table", async (t) => {
+  const bad = { ...SAMPLE.blocks?.[0], unexpected: 1 };
+  const error = await t.throwsAsync(t.context.store.insert("blocks", [bad]));
+  t.false(isRetryable(error));
+  t.regex(error?.message ?? "", /^ClickHouse insert into blocks failed/);
+});
+
+test.serial("throughput: one 100k-row swaps insert", async (t) => {
+  const { store } = t.context;
+  const rows = Array.from({ length: 100_000 }, (_, i) => swapRow(1_000_000 + i));
+  const started = performance.now();
+  await writeBatch(store, { swaps: rows }, position(30));
+  const seconds = (performance.now() - started) / 1000;
+  t.log(`100000 swap rows in ${seconds.toFixed(2)} s = ${Math.round(100_000 / seconds)} rows/s`);
+  t.is(await countFacts(store, "swaps"), 100_000n + 4n, "plus the 4 swaps of the earlier tests");
+});

@@ -1,0 +1,113 @@
+import test from "ava";
+import { CONFIG_VARS, configHelp, flagOf, loadConfig, TEST_ENV } from "../../../bin/config.ts";
+import { ConfigError, isRetryable } from "../../../infra/errors.ts";
+
+function problemsOf(env: Record<string, string>, argv: string[] = []): readonly string[] {
+  const error = (() => {
+    try {
+      loadConfig(env, argv);
+    } catch (e) {
+      return e;
+    }
+    return undefined;
+  })();
+  if (!(error instanceof ConfigError)) throw new Error("expected a ConfigError");
+  if (isRetryable(error)) throw new Error("a configuration error must not be retryable");
+  return error.problems;
+}
+
+test("defaults: embedded deployment on port 8080 with data under ./data", (t) => {
+  const c = loadConfig({}, []);
+  t.deepEqual(
+    { ...c },
+    {
+      port: 8080,
+      dataDir: "./data",
+      source: "devnet",
+      kafkaBrokers: null,
+      clickhouseUrl: null,
+      clickhouseRequestTimeoutMs: 30_000,
+      redisUrl: null,
+      tonApiUrl: null,
+      tonApiKey: null,
+      logLevel: "info",
+      devnetSeed: 1,
+      replayPath: null,
+      busPartitions: 4,
+      busCapacityRecords: 10_000,
+      batchMaxRecords: 1_000,
+      batchMaxMs: 200,
+      cacheMaxEntries: 10_000,
+      cacheTtlSeconds: 300,
+    },
+  );
+  t.true(Object.isFrozen(c));
+});
+
+test("environment values are parsed; flags override them; empty values mean unset", (t) => {
+  const c = loadConfig(
+    {
+      PORT: "9000",
+      SOURCE: "mainnet",
+      TON_API_URL: "https://toncenter.com/api/v2/",
+      TON_API_KEY: "k",
+      KAFKA_BROKERS: "127.0.0.1:19092, kafka:9092",
+      CLICKHOUSE_URL: "http://user:pw@127.0.0.1:8123/tondex",
+      REDIS_URL: "",
+      LOG_LEVEL: "debug",
+    },
+    ["--port", "9100", "--data-dir=/var/tondex", "--redis-url", "redis://127.0.0.1:6379"],
+  );
+  t.is(c.port, 9100);
+  t.is(c.dataDir, "/var/tondex");
+  t.is(c.source, "mainnet");
+  t.deepEqual(c.kafkaBrokers, ["127.0.0.1:19092", "kafka:9092"]);
+  t.true(Object.isFrozen(c.kafkaBrokers));
+  t.is(c.clickhouseUrl, "http://user:pw@127.0.0.1:8123/tondex");
+  t.is(c.redisUrl, "redis://127.0.0.1:6379");
+  t.is(c.logLevel, "debug");
+  t.is(c.tonApiKey, "k");
+});
+
+test("every problem is reported at once, naming the variable and the value", (t) => {
+  const problems = problemsOf(
+    {
+      PORT: "abc",
+      SOURCE: "testnet",
+      CACHE_TTL_SECONDS: "0",
+      KAFKA_BROKERS: "localhost",
+      CLICKHOUSE_URL: "ftp://u:secret@host",
+      LOG_LEVEL: "loud",
+    },
+    ["--nope", "stray"],
+  );
+  t.deepEqual(problems, [
+    "unknown option --nope",
+    "unexpected argument 'stray'",
+    "PORT must be an integer, got 'abc'",
+    "SOURCE must be one of devnet, mainnet, replay, got 'testnet'",
+    "KAFKA_BROKERS must be a comma-separated list of host:port, got 'localhost'",
+    "CLICKHOUSE_URL must be a URL starting with http:// or https://, got 'ftp://u:***@host'",
+    "LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got 'loud'",
+    "CACHE_TTL_SECONDS must be at least 1, got '0'",
+  ]);
+});
+
+test("source-specific settings are required; a blank secret is unset; a flag needs a value", (t) => {
+  t.deepEqual(problemsOf({ TON_API_KEY: " ", SOURCE: "replay" }), [
+    "REPLAY_PATH is required when SOURCE=replay",
+  ]);
+  t.deepEqual(problemsOf({ SOURCE: "mainnet" }), ["TON_API_URL is required when SOURCE=mainnet"]);
+  t.deepEqual(problemsOf({ PORT: "70000" }, ["--port"]), [
+    "--port needs a value",
+    "PORT must be at most 65535, got '70000'",
+  ]);
+});
+
+test("test-speed settings are valid configuration; every variable has a flag and help", (t) => {
+  const c = loadConfig(TEST_ENV);
+  t.is(c.batchMaxMs, 5);
+  t.is(c.logLevel, "silent");
+  t.is(flagOf("CLICKHOUSE_REQUEST_TIMEOUT_MS"), "--clickhouse-request-timeout-ms");
+  for (const v of Object.values(CONFIG_VARS)) t.true(configHelp().includes(v.env), v.env);
+});

@@ -1,0 +1,56 @@
+import test from "ava";
+import { createMetrics, reasonLabel, renderMetrics, stageObserver } from "../../../infra/metrics.ts";
+
+test("each createMetrics has its own registry with the pipeline metrics", async (t) => {
+  const a = createMetrics();
+  const b = createMetrics();
+  a.transactionsProcessed.inc(5);
+  a.factsWritten.inc({ table: "swaps" }, 3);
+  a.blocksProcessed.inc(2);
+  a.setSourceHead(100);
+  a.setProcessed(0, 90);
+  a.setProcessed(1, 95);
+  a.setProcessed(0, 80); // a partition never goes backwards
+  const { body, contentType } = await renderMetrics(a);
+  t.regex(contentType, /^text\/plain/);
+  t.regex(body, /^tondex_transactions_processed_total 5$/m);
+  t.regex(body, /^tondex_facts_written_total\{table="swaps"\} 3$/m);
+  t.regex(body, /^tondex_blocks_processed_total 2$/m);
+  t.regex(body, /^tondex_source_head_mc_seqno 100$/m);
+  t.regex(body, /^tondex_processed_mc_seqno 90$/m);
+  t.regex(body, /^tondex_lag_blocks 10$/m);
+  t.regex((await renderMetrics(b)).body, /^tondex_transactions_processed_total 0$/m);
+});
+
+test("unknown-message reasons become bounded labels", async (t) => {
+  const seen = new Set<string>();
+  t.is(
+    reasonLabel("STON.fi transaction failed (compute exit 65535, aborted)", seen),
+    "STON.fi transaction failed (compute exit N, aborted)",
+  );
+  t.is(
+    reasonLabel("bounced message to 0:ABCDEF0123 from v2 router", seen),
+    "bounced message to N from v2 router",
+  );
+  for (let i = 0; i < 100; i++)
+    reasonLabel(`reason kind ${String.fromCharCode(65 + (i % 26))}${"x".repeat(i)}`, seen);
+  t.is(seen.size, 50);
+  t.is(reasonLabel("a brand new reason", seen), "other");
+  const m = createMetrics();
+  m.countUnknown("malformed", "stonfi.v2 swap: bad ref at bit 267");
+  t.regex(
+    (await renderMetrics(m)).body,
+    /^tondex_unknown_messages_total\{kind="malformed",reason="stonfi.v2 swap: bad ref at bit N"\} 1$/m,
+  );
+});
+
+test("stage observations land in the stage counters", async (t) => {
+  const m = createMetrics();
+  const observer = stageObserver(m);
+  observer.items("batchBy", 3);
+  observer.items("batchBy", 2);
+  observer.seconds("batchBy", 0.25);
+  const body = (await renderMetrics(m)).body;
+  t.regex(body, /^tondex_stage_items_total\{stage="batchBy"\} 5$/m);
+  t.regex(body, /^tondex_stage_seconds_total\{stage="batchBy"\} 0.25$/m);
+});

@@ -1,0 +1,92 @@
+import test from "ava";
+import {
+  type AppliedMigration,
+  loadMigrations,
+  migrationChecksum,
+  parseMigration,
+  parseMigrationFileName,
+  planMigrations,
+  splitSqlStatements,
+} from "../../../../infra/store/migrate.ts";
+
+test("file names: NNN_name.sql", (t) => {
+  t.deepEqual(parseMigrationFileName("001_facts.sql"), { version: 1, name: "facts" });
+  t.deepEqual(parseMigrationFileName("0120_pool_states_v2.sql"), { version: 120, name: "pool_states_v2" });
+  t.is(parseMigrationFileName("1_facts.sql"), null);
+  t.is(parseMigrationFileName("001-facts.sql"), null);
+  t.is(parseMigrationFileName("001_Facts.sql"), null);
+  t.throws(() => parseMigration("facts.sql", "SELECT 1"), { message: /must look like 001_name.sql/ });
+});
+
+test("statements split on ; outside strings, quoted identifiers and comments", (t) => {
+  const sql = [
+    "-- header; with a semicolon",
+    "CREATE TABLE a (x String COMMENT 'it''s; fine', y String COMMENT 'back\\'slash;') ENGINE = Memory;",
+    "/* block; comment */",
+    'SELECT "we;ird", `id;ent` FROM a -- trailing; comment',
+    ";",
+    "  -- only a comment;",
+    "SELECT 2",
+  ].join("\n");
+  t.deepEqual(splitSqlStatements(sql), [
+    "-- header; with a semicolon\nCREATE TABLE a (x String COMMENT 'it''s; fine', y String COMMENT 'back\\'slash;') ENGINE = Memory",
+    '/* block; comment */\nSELECT "we;ird", `id;ent` FROM a -- trailing; comment',
+    "-- only a comment;\nSELECT 2",
+  ]);
+  t.deepEqual(splitSqlStatements("-- nothing\n/* at all */ ;  ;\n"), []);
+  t.throws(() => splitSqlStatements("SELECT 'open"), { message: /unterminated ' literal/ });
+  t.throws(() => splitSqlStatements("SELECT 1 /* open"), { message: /unterminated \/\* comment/ });
+});
+
+test("checksums ignore CRLF vs LF but nothing else", (t) => {
+  t.is(migrationChecksum("a\r\nb"), migrationChecksum("a\nb"));
+  t.not(migrationChecksum("a\nb"), migrationChecksum("a\nb "));
+  t.is(migrationChecksum(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+});
+
+const m1 = parseMigration("001_a.sql", "CREATE TABLE IF NOT EXISTS a (x UInt8) ENGINE = Memory;");
+const m2 = parseMigration("002_b.sql", "CREATE TABLE IF NOT EXISTS b (x UInt8) ENGINE = Memory;");
+const applied = (m: typeof m1, checksum = m.checksum): AppliedMigration => ({
+  version: m.version,
+  name: m.name,
+  checksum,
+});
+
+test("plan: pending migrations in order; an edited or unknown applied migration is refused", (t) => {
+  t.deepEqual(
+    planMigrations([m1, m2], []).map((m) => m.file),
+    ["001_a.sql", "002_b.sql"],
+  );
+  t.deepEqual(
+    planMigrations([m1, m2], [applied(m1)]).map((m) => m.file),
+    ["002_b.sql"],
+  );
+  t.deepEqual(planMigrations([m1, m2], [applied(m1), applied(m2)]), []);
+  t.throws(() => planMigrations([m1, m2], [applied(m1, "0".repeat(64))]), {
+    message: /migration 001_a.sql was changed after it was applied \(recorded checksum 000000000000…/,
+  });
+  t.throws(() => planMigrations([m1], [applied(m1), applied(m2)]), {
+    message: /the database has migration 2 \(b\) that this code does not know/,
+  });
+});
+
+test("the project's schema files parse into CREATE TABLE IF NOT EXISTS statements", async (t) => {
+  const migrations = await loadMigrations();
+  t.deepEqual(
+    migrations.map((m) => [m.file, m.statements.length]),
+    [
+      ["001_facts.sql", 4],
+      ["002_operations.sql", 6],
+      ["003_state.sql", 4],
+    ],
+  );
+  for (const m of migrations) {
+    for (const s of m.statements) {
+      t.regex(
+        s.replace(/^(\s*--[^\n]*\n)+\s*/, ""),
+        /^CREATE TABLE IF NOT EXISTS [a-z_]+\n\(/,
+        `${m.file}: ${s.slice(0, 60)}`,
+      );
+    }
+  }
+});
