@@ -23,7 +23,11 @@ export type Config = Readonly<{
   tonApiKey: string | null;
   logLevel: LogLevel;
   devnetSeed: number;
+  devnetActionsPerBlock: number;
+  devnetBlockIntervalMs: number;
+  devnetBlocks: number;
   replayPath: string | null;
+  windowBlocks: number;
   busPartitions: number;
   busCapacityRecords: number;
   batchMaxRecords: number;
@@ -126,11 +130,35 @@ export const CONFIG_VARS: { readonly [K in keyof Config]: VarSpec<Config[K]> } =
     default: 1, // any fixed seed: the same seed replays the same market
     doc: "seed of the devnet market simulator",
   },
+  devnetActionsPerBlock: {
+    env: "DEVNET_ACTIONS_PER_BLOCK",
+    schema: int(0, 100_000),
+    default: 24, // a busy but readable market: a few hundred transactions per block
+    doc: "mean user actions per devnet block",
+  },
+  devnetBlockIntervalMs: {
+    env: "DEVNET_BLOCK_INTERVAL_MS",
+    schema: int(0, 3_600_000),
+    default: 1_000, // a live-looking chain that does not fill the disk; 0 = as fast as possible
+    doc: "wall-clock pause between devnet blocks",
+  },
+  devnetBlocks: {
+    env: "DEVNET_BLOCKS",
+    schema: int(0, 100_000_000),
+    default: 0, // 0 = run until stopped
+    doc: "stop the devnet source after this many blocks (0: never)",
+  },
   replayPath: { env: "REPLAY_PATH", schema: text, default: null, doc: "file or directory for SOURCE=replay" },
+  windowBlocks: {
+    env: "WINDOW_BLOCKS",
+    schema: int(1, 10_000),
+    default: 24, // deeper than any STON.fi trace (a 3-hop v2 swap settles in about 15 blocks)
+    doc: "blocks the processor keeps to assemble multi-transaction operations",
+  },
   busPartitions: {
     env: "BUS_PARTITIONS",
     schema: int(1, 1024),
-    default: 4, // the in-process bus; Kafka topics carry their own partition count
+    default: 1, // one partition keeps whole traces together (processors/core/window.ts); Kafka has its own
     doc: "partitions per topic of the in-process bus",
   },
   busCapacityRecords: {
@@ -142,7 +170,7 @@ export const CONFIG_VARS: { readonly [K in keyof Config]: VarSpec<Config[K]> } =
   batchMaxRecords: {
     env: "BATCH_MAX_RECORDS",
     schema: int(1, 1_000_000),
-    default: 1_000, // ClickHouse prefers few large inserts; 1000 txs is well under a second of work
+    default: 5_000, // ClickHouse prefers few large inserts; the window re-classifies recent blocks per batch
     doc: "most raw transactions per processor batch (one insert per table per batch)",
   },
   batchMaxMs: {

@@ -15,7 +15,7 @@ import type { Metrics } from "../infra/metrics.ts";
 import { RETRY_DEFAULTS, type RetryOptions, retry } from "../infra/retry.ts";
 import type { CursorPosition } from "../infra/store/facts-writer.ts";
 import type { FactRows, FactTableName, PoolStateRow } from "../schemas/facts.ts";
-import type { RawTransaction } from "../schemas/raw-transaction.ts";
+import type { RawTransaction, RejectedRecord } from "../schemas/raw-transaction.ts";
 
 /** The `Common`-style context passed explicitly (no module singletons). */
 export type ProcessorContext = {
@@ -44,11 +44,13 @@ export type ProcessorShell<B> = {
  * A block's transactions may continue in the next batch, so a restart resumes from that mc_seqno
  * inclusive; writes are idempotent, so reading a block twice is harmless.
  */
-export function rawBatchPosition(consumer: string): (batch: Batch<RawTransaction>) => CursorPosition {
+export function rawBatchPosition(
+  consumer: string,
+): (batch: Batch<RawTransaction | RejectedRecord>) => CursorPosition {
   return (batch) => ({
     consumer,
     partition_id: batch.partition,
-    mc_seqno: batch.records.reduce((max, r) => Math.max(max, r.value.mc_seqno), 0),
+    mc_seqno: batch.records.reduce((max, r) => Math.max(max, r.value.mc_seqno ?? 0), 0),
     next_offset: batch.nextOffset,
   });
 }

@@ -113,3 +113,50 @@ export function parseRawTransaction(json: unknown): ParseResult<RawTransaction> 
     ? { ok: true, value: parsed.data }
     : { ok: false, errors: formatZodError(parsed.error) };
 }
+
+export const REJECTED_VERSION = "rejected-record.v1" as const;
+
+/**
+ * A record that should have been a RawTransaction but is not (bad JSON, a failed validation): it travels
+ * on the bus in place of the transaction so the processors store it as `malformed` with its reason and
+ * go on (nothing is dropped silently). `raw` is the offending text, cut to `REJECTED_RAW_MAX` characters.
+ */
+export type RejectedRecord = {
+  version: typeof REJECTED_VERSION;
+  reason: string;
+  raw: string;
+  /** Where it came from, e.g. `replay:/data/x.jsonl:12`. */
+  origin: string | null;
+  /** The block it was found in, when known (replay files name it). */
+  mc_seqno: number | null;
+};
+
+export const REJECTED_RAW_MAX = 4096;
+
+export const rejectedRecordSchema = z
+  .object({
+    version: z.literal(REJECTED_VERSION),
+    reason: z.string(),
+    raw: z.string(),
+    origin: z.string().nullable(),
+    mc_seqno: z.number().int().nullable(),
+  })
+  .strict();
+
+export function rejectedRecord(
+  reason: string,
+  raw: string,
+  origin: string | null,
+  mcSeqno: number | null,
+): RejectedRecord {
+  return {
+    version: REJECTED_VERSION,
+    reason,
+    raw: raw.slice(0, REJECTED_RAW_MAX),
+    origin,
+    mc_seqno: mcSeqno,
+  };
+}
+
+export const isRejected = (x: RawTransaction | RejectedRecord): x is RejectedRecord =>
+  x.version === REJECTED_VERSION;

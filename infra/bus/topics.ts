@@ -7,7 +7,10 @@ import {
   formatZodError,
   RAW_TX_VERSION,
   type RawTransaction,
+  type RejectedRecord,
   rawTransactionSchema,
+  rejectedRecord,
+  rejectedRecordSchema,
 } from "../../schemas/raw-transaction.ts";
 import { NonRetryableError } from "../errors.ts";
 import { stringifyJson } from "../json.ts";
@@ -31,8 +34,30 @@ export function jsonCodec<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, what: 
   };
 }
 
-/** Raw transactions from the chain sources; key = account (DESIGN.md). */
-export const rawTransactionsTopic: Topic<RawTransaction> = {
+/**
+ * Raw transactions from the chain sources; key = account (DESIGN.md). Decoding never throws: a record
+ * that is not a valid RawTransaction is delivered as a `RejectedRecord` naming the problem, so one bad
+ * record is stored as malformed instead of stopping the consumer (a producer may also send rejected
+ * records itself, e.g. the replay source for unreadable lines).
+ */
+export const rawTransactionsTopic: Topic<RawTransaction | RejectedRecord> = {
   name: "tondex.raw-transactions.v1",
-  codec: jsonCodec(rawTransactionSchema, RAW_TX_VERSION),
+  codec: {
+    encode: (value) => stringifyJson(value),
+    decode(text) {
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch (error) {
+        return rejectedRecord(`invalid JSON: ${(error as Error).message}`, text, "bus", null);
+      }
+      const rejected = rejectedRecordSchema.safeParse(json);
+      if (rejected.success) return rejected.data;
+      const parsed = rawTransactionSchema.safeParse(json);
+      if (parsed.success) return parsed.data;
+      const mc = (json as { mc_seqno?: unknown } | null)?.mc_seqno;
+      const reason = `${RAW_TX_VERSION}: ${formatZodError(parsed.error).join("; ")}`;
+      return rejectedRecord(reason, text, "bus", typeof mc === "number" && Number.isInteger(mc) ? mc : null);
+    },
+  },
 };

@@ -22,7 +22,12 @@ import { readCursor, writeBatch } from "../../infra/store/facts-writer.ts";
 import { migrate } from "../../infra/store/migrate.ts";
 import { batchHandler, type ProcessorShell, rawBatchPosition } from "../../processors/shell.ts";
 import { type FactRows, type PoolStateRow, poolStates } from "../../schemas/facts.ts";
-import { RAW_TX_VERSION, type RawTransaction } from "../../schemas/raw-transaction.ts";
+import {
+  isRejected,
+  RAW_TX_VERSION,
+  type RawTransaction,
+  type RejectedRecord,
+} from "../../schemas/raw-transaction.ts";
 
 const POOL = `0:${"A".repeat(64)}`;
 const USER = `0:${"B".repeat(64)}`;
@@ -46,8 +51,8 @@ function rawTx(i: number): RawTransaction {
 }
 
 /** A stand-in pure core: every tx becomes a transaction row; every pool tx a pool state. */
-function core(batch: Batch<RawTransaction>): FactRows {
-  const txs = batch.records.map((r) => r.value);
+function core(batch: Batch<RawTransaction | RejectedRecord>): FactRows {
+  const txs = batch.records.map((r) => r.value).filter((v): v is RawTransaction => !isRejected(v));
   return {
     transactions: txs.map((tx) => ({
       hash: tx.hash,
@@ -111,7 +116,7 @@ test("bus → shell → store: a written but unacknowledged batch is re-delivere
   const ctx = { logger: createLogger({ level: "silent" }), metrics };
   let writes = 0;
   let failAfterWrite = 2; // the 2nd write reaches the store, then the process "crashes" before the ack
-  const shell: ProcessorShell<Batch<RawTransaction>> = {
+  const shell: ProcessorShell<Batch<RawTransaction | RejectedRecord>> = {
     core,
     position: rawBatchPosition("tondex.processor"),
     size: (b) => b.records.length,

@@ -1,0 +1,79 @@
+/**
+ * TEP-64 token metadata from a jetton master's `content` cell
+ * (https://github.com/ton-blockchain/TEPs/blob/master/text/0064-token-data-standard.md):
+ *
+ *   onchain#00 data:(HashmapE 256 ^ContentData) = FullContent;
+ *   offchain#01 uri:Text = FullContent;
+ *   snake#00 data:(SnakeData ~n) = ContentData;
+ *
+ * Pure and total: anything unreadable gives `null` fields rather than an exception, because a token's
+ * metadata is user-supplied data and must never stop indexing.
+ */
+import { createHash } from "node:crypto";
+import { type Cell, Dictionary } from "@ton/core";
+
+export type TokenMetadata = {
+  symbol: string | null;
+  name: string | null;
+  /** TEP-64: 9 when absent. */
+  decimals: number;
+  image: string | null;
+  description: string | null;
+  /** Off-chain content: the JSON's URI (its fields are not fetched here). */
+  uri: string | null;
+};
+
+const KEYS = ["name", "description", "image", "symbol", "decimals", "uri"] as const;
+type Key = (typeof KEYS)[number];
+const KEY_HASH: ReadonlyMap<Key, bigint> = new Map(
+  KEYS.map((k) => [k, BigInt(`0x${createHash("sha256").update(k).digest("hex")}`)]),
+);
+const EMPTY: TokenMetadata = {
+  symbol: null,
+  name: null,
+  decimals: 9,
+  image: null,
+  description: null,
+  uri: null,
+};
+
+function snakeText(cell: Cell): string | null {
+  try {
+    const s = cell.beginParse();
+    if (s.remainingBits >= 8 && s.preloadUint(8) === 0x00) s.skip(8);
+    return s.loadStringTail();
+  } catch {
+    return null;
+  }
+}
+
+function decimalsOf(text: string | null): number {
+  if (text === null || !/^\d{1,3}$/.test(text.trim())) return 9;
+  const n = Number(text.trim());
+  return n <= 255 ? n : 9;
+}
+
+export function parseTokenMetadata(content: Cell | null): TokenMetadata {
+  if (content === null) return EMPTY;
+  try {
+    const s = content.beginParse();
+    const prefix = s.loadUint(8);
+    if (prefix === 0x01) return { ...EMPTY, uri: s.loadStringTail() };
+    if (prefix !== 0x00) return EMPTY;
+    const dict = s.loadDict(Dictionary.Keys.BigUint(256), Dictionary.Values.Cell());
+    const read = (key: Key): string | null => {
+      const cell = dict.get(KEY_HASH.get(key)!);
+      return cell === undefined ? null : snakeText(cell);
+    };
+    return {
+      symbol: read("symbol"),
+      name: read("name"),
+      decimals: decimalsOf(read("decimals")),
+      image: read("image"),
+      description: read("description"),
+      uri: read("uri"),
+    };
+  } catch {
+    return EMPTY;
+  }
+}

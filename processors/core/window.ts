@@ -1,0 +1,142 @@
+/**
+ * The trace window: a DEX operation spans several transactions over several blocks (a v2 swap is about
+ * nine hops, one block each), and the classifier needs the whole trace to fill the fields that depend on
+ * later transactions (payout delivery, success, routes). The window keeps the last `depth` blocks of
+ * transactions; each step classifies them and releases an operation
+ * - as soon as it is complete: every internal message sent by its transactions has been received by a
+ *   transaction in the window (TON delivers every internal message to some transaction), or
+ * - when its anchor block leaves the window, complete or not (unknown/malformed leftovers only then,
+ *   since a later transaction may still explain them).
+ * Released operations are final: later steps never release the same id again while it is in the window.
+ * The result depends only on the transactions, not on how they were batched.
+ */
+import type { Operation } from "../../dex/classify/index.ts";
+import type { RawTransaction } from "../../schemas/raw-transaction.ts";
+
+export type Classifier = (txs: readonly RawTransaction[]) => Operation[];
+
+export type WindowStep = {
+  /** Operations released by this step, in the classifier's order. */
+  released: Operation[];
+  /** Blocks that left the window in this step (ascending), with their transactions. */
+  evicted: { mc_seqno: number; transactions: RawTransaction[] }[];
+};
+
+export class TraceWindow {
+  readonly #blocks = new Map<number, RawTransaction[]>();
+  /** Released operation id → the mc_seqno of its anchor (pruned with the block). */
+  readonly #released = new Map<string, number>();
+  readonly #mcOfTx = new Map<string, number>();
+  readonly #txs = new Map<string, RawTransaction>();
+  #head = 0;
+
+  constructor(readonly depth: number) {
+    if (!Number.isInteger(depth) || depth < 1) throw new RangeError(`window depth must be ≥ 1, got ${depth}`);
+  }
+
+  /** The highest mc_seqno seen. */
+  get head(): number {
+    return this.#head;
+  }
+
+  /** Lowest mc_seqno still in the window (head + 1 when empty). */
+  get oldest(): number {
+    let min = this.#head + 1;
+    for (const mc of this.#blocks.keys()) min = Math.min(min, mc);
+    return min;
+  }
+
+  mcSeqnoOf(txHash: string): number | undefined {
+    return this.#mcOfTx.get(txHash);
+  }
+
+  /** A transaction still in the window. */
+  transaction(txHash: string): RawTransaction | undefined {
+    return this.#txs.get(txHash);
+  }
+
+  transactions(): RawTransaction[] {
+    return [...this.#blocks.keys()].sort((a, b) => a - b).flatMap((mc) => this.#blocks.get(mc)!);
+  }
+
+  add(txs: readonly RawTransaction[]): void {
+    for (const tx of txs) {
+      let block = this.#blocks.get(tx.mc_seqno);
+      if (block === undefined) {
+        block = [];
+        this.#blocks.set(tx.mc_seqno, block);
+      }
+      block.push(tx);
+      this.#mcOfTx.set(tx.hash, tx.mc_seqno);
+      this.#txs.set(tx.hash, tx);
+      if (tx.mc_seqno > this.#head) this.#head = tx.mc_seqno;
+    }
+  }
+
+  /** Classifies the window, releases what is ready, evicts blocks older than `head − depth`. */
+  step(classify: Classifier, flush = false): WindowStep {
+    const txs = this.transactions();
+    const ops = classify(txs);
+    const receiver = new Map<string, RawTransaction>();
+    for (const tx of txs) if (tx.in_msg) receiver.set(tx.in_msg.hash, tx);
+    const byHash = new Map(txs.map((tx) => [tx.hash, tx]));
+    const limit = flush ? Number.POSITIVE_INFINITY : this.#head - this.depth;
+    const released: Operation[] = [];
+    for (const op of ops) {
+      if (this.#released.has(op.id)) continue;
+      const mc = this.#mcOfTx.get(op.tx_hash) ?? this.#head;
+      const leaving = mc <= limit;
+      const leftover = op.type === "unknown" || op.type === "malformed";
+      if (leaving || (!leftover && complete(op, byHash, receiver))) {
+        released.push(op);
+        this.#released.set(op.id, mc);
+      }
+    }
+    return { released, evicted: this.#evict(limit) };
+  }
+
+  #evict(limit: number): WindowStep["evicted"] {
+    const gone = [...this.#blocks.keys()].filter((mc) => mc <= limit).sort((a, b) => a - b);
+    const evicted = gone.map((mc) => ({ mc_seqno: mc, transactions: this.#blocks.get(mc)! }));
+    for (const { mc_seqno, transactions } of evicted) {
+      this.#blocks.delete(mc_seqno);
+      for (const tx of transactions) {
+        this.#mcOfTx.delete(tx.hash);
+        this.#txs.delete(tx.hash);
+      }
+    }
+    for (const [id, mc] of this.#released) if (mc <= limit) this.#released.delete(id);
+    return evicted;
+  }
+}
+
+/**
+ * The operation's trace has settled: following every internal message sent by its transactions, and by
+ * the transactions receiving them, transitively, reaches only messages already received in the window.
+ */
+function complete(
+  op: Operation,
+  byHash: Map<string, RawTransaction>,
+  receiver: Map<string, RawTransaction>,
+): boolean {
+  if (!("tx_hashes" in op)) return false;
+  const queue: RawTransaction[] = [];
+  for (const hash of op.tx_hashes) {
+    const tx = byHash.get(hash);
+    if (tx === undefined) return false;
+    queue.push(tx);
+  }
+  const seen = new Set<string>();
+  while (queue.length > 0) {
+    const tx = queue.pop()!;
+    if (seen.has(tx.hash)) continue;
+    seen.add(tx.hash);
+    for (const m of tx.out_msgs) {
+      if (m.destination === null) continue;
+      const next = receiver.get(m.hash);
+      if (next === undefined) return false;
+      queue.push(next);
+    }
+  }
+  return true;
+}
