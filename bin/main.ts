@@ -20,6 +20,14 @@ const commands: Record<string, Command> = {
       "run the emulated chain with its seeded market; write blocks (RawTransaction JSONL) and ground truth",
     load: () => import("./commands/devnet.ts"),
   },
+  start: {
+    summary: "run the whole service in one process: source, bus, processors, ClickHouse, REST API, /metrics",
+    load: () => import("./commands/start.ts"),
+  },
+  replay: {
+    summary: "ingest recorded blocks (devnet dumps, RawTransaction JSONL/JSON, traces) through the pipeline",
+    load: () => import("./commands/replay.ts"),
+  },
   decode: {
     summary:
       "classify the STON.fi operations in recorded traces / RawTransaction JSON(L); one JSON line per file",

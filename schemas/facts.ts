@@ -125,6 +125,9 @@ export const messages = table("messages", ["msg_hash", "direction", "tx_hash"], 
   bounce: nullable(bool),
   bounced: nullable(bool),
   created_lt: nullable(u64),
+  created_at: nullable(dateTime),
+  body_boc: str,
+  init_boc: nullable(str),
 });
 
 export const swaps = table("swaps", ["utime", "id"], {

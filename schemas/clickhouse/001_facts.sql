@@ -59,12 +59,15 @@ CREATE TABLE IF NOT EXISTS messages
   bounce Nullable(Bool) COMMENT 'bounce flag; null for external messages',
   bounced Nullable(Bool) COMMENT 'this message is a bounce; null for external messages',
   created_lt Nullable(UInt64) COMMENT 'logical time of creation; null for external-in messages',
+  created_at Nullable(DateTime('UTC')) COMMENT 'creation time set by the sender; null for external-in messages',
+  body_boc String COMMENT 'message body as a base64 BOC, exactly as the source gave it (the API re-runs the classifier on it)',
+  init_boc Nullable(String) COMMENT 'StateInit carried by the message as a base64 BOC; null when it carries none',
   INDEX messages_tx tx_hash TYPE bloom_filter GRANULARITY 1
 )
 ENGINE = ReplacingMergeTree
 PARTITION BY toYYYYMM(utime)
 ORDER BY (msg_hash, direction, tx_hash)
-COMMENT 'message edges of the stored transactions, for action trees and transaction queries';
+COMMENT 'messages of the stored transactions (edges, bodies and init), enough to rebuild each RawTransaction for action trees and transaction queries';
 
 CREATE TABLE IF NOT EXISTS cursor
 (

@@ -1,0 +1,159 @@
+/**
+ * A wallet's DEX operations (api.md §4.6) over `swaps` and `liquidity`, in three queries:
+ *
+ * 1. the operations: `swaps FINAL` (the wallet is `sender`, bloom index) UNION ALL `liquidity FINAL`
+ *    (the wallet is `owner`, bloom index), with the time, version and type filters, LEFT JOINed with the
+ *    pool (its tokens in stored order and its router); one row per operation id;
+ * 2. the pool state after and before each operation: an ASOF JOIN of `(pool, lt)` and `(pool, lt − 1)`
+ *    keys with `pool_states FINAL` (the latest state at or before the key), from which reserves, LP
+ *    supply and their deltas follow exactly, whatever the operation;
+ * 3. the wallet's own transactions among the operations' transactions (sorting key `(account, …)`).
+ *
+ * Referral fees and vault withdrawals are not wallet operations here: STON.fi's operation types have no
+ * entry for them (a swap carries its referral fee and referrer; a referrer's side shows in fee_vaults).
+ */
+import { z } from "zod";
+import type { Store } from "../../../infra/store/client.ts";
+import type { OperationFilter, OperationType, RawAddress } from "../../read-model.ts";
+import { big, nstr, POOLS_WITH_ROUTER, seconds, str, tokenAssetSql } from "./common.ts";
+import { STATE_COLUMNS, stateRow } from "./pools.ts";
+
+const assetKind = z.enum(["jetton", "ton"]).nullable();
+
+export const operationRow = z.object({
+  type: z.enum(["Swap", "SendLiquidity", "AddLiquidity", "WithdrawLiquidity", "RefundLiquidity"]),
+  id: str,
+  tx_hash: str,
+  lt: big,
+  utime: seconds,
+  tx_hashes: z.array(str),
+  dex: z.enum(["v1", "v2"]),
+  pool: str,
+  router: nstr,
+  destination: nstr,
+  success: z.boolean().nullable(),
+  exit_name: nstr,
+  a_kind: assetKind,
+  a_master: nstr,
+  a_wallet: nstr,
+  b_kind: assetKind,
+  b_master: nstr,
+  b_wallet: nstr,
+  amount_a: big,
+  amount_b: big,
+  protocol_fee: big,
+  referral_fee: big,
+  referrer: nstr,
+  pool_router: nstr,
+  token0_wallet: nstr,
+  token1_wallet: nstr,
+  token0: nstr,
+  token1: nstr,
+});
+export type OperationRow = z.infer<typeof operationRow>;
+
+/** Conditions every branch shares: the wallet's time window and the DEX version (v1 only unless dexV2). */
+const WINDOW = `utime BETWEEN {since:UInt32} AND {until:UInt32} AND ({dexV2:Bool} OR dex = 'v1')`;
+const WANTED = (type: string) => `(empty({types:Array(String)}) OR has({types:Array(String)}, ${type}))`;
+const LIQUIDITY_TYPE = `multiIf(kind = 'provide', 'SendLiquidity', kind = 'mint', 'AddLiquidity',
+  withdraw_kind = 'lp_refund', 'RefundLiquidity', 'WithdrawLiquidity')`;
+
+/**
+ * Swaps: side a is the offer, b the ask; a refunded swap has no output (amount_b 0). Liquidity: a and b
+ * are token0 and token1 (the classifier reports them in pool order). Router-level refusals (no pool)
+ * never reached a pool and are not pool operations. (No alias may shadow a filtered column: ClickHouse
+ * resolves WHERE names to SELECT aliases first.)
+ */
+const OPERATIONS_SQL = `SELECT *
+FROM (
+  SELECT 'Swap' AS type, id, tx_hash, lt, utime, tx_hashes, dex, pool,
+    router, coalesce(receiver, sender) AS destination, success, exit_name,
+    offer_kind AS a_kind, offer_master AS a_master, offer_router_wallet AS a_wallet,
+    ask_kind AS b_kind, ask_master AS b_master, ask_router_wallet AS b_wallet,
+    amount_in AS amount_a, ifNull(amount_out, toUInt256(0)) AS amount_b,
+    ifNull(protocol_fee, toUInt256(0)) AS protocol_fee, ifNull(referral_fee, toUInt256(0)) AS referral_fee,
+    referrer
+  FROM swaps FINAL
+  WHERE sender = {wallet:String} AND pool IS NOT NULL AND ${WINDOW} AND ${WANTED("'Swap'")}
+  UNION ALL
+  SELECT ${LIQUIDITY_TYPE} AS type, id, tx_hash, lt, utime, tx_hashes, dex, pool,
+    router, if(kind = 'mint', coalesce(receiver, owner), owner) AS destination, success, exit_name,
+    asset0_kind AS a_kind, asset0_master AS a_master, asset0_router_wallet AS a_wallet,
+    asset1_kind AS b_kind, asset1_master AS b_master, asset1_router_wallet AS b_wallet,
+    amount0 AS amount_a, amount1 AS amount_b, toUInt256(0) AS protocol_fee, toUInt256(0) AS referral_fee,
+    CAST(NULL AS Nullable(String)) AS referrer
+  FROM liquidity FINAL
+  WHERE owner = {wallet:String} AND ${WINDOW} AND ${WANTED(LIQUIDITY_TYPE)}
+) AS o
+LEFT JOIN (
+  SELECT p.pool AS pool, p.router AS pool_router, p.token0_wallet AS token0_wallet,
+    p.token1_wallet AS token1_wallet, ${tokenAssetSql(0)} AS token0, ${tokenAssetSql(1)} AS token1
+  FROM ${POOLS_WITH_ROUTER}
+) AS pt USING (pool)
+ORDER BY lt, id
+SETTINGS join_use_nulls = 1`;
+
+export function selectOperationRows(
+  store: Store,
+  wallet: RawAddress,
+  f: OperationFilter,
+): Promise<OperationRow[]> {
+  const types: readonly OperationType[] = f.types ?? [];
+  return store.query(OPERATIONS_SQL, operationRow, {
+    wallet,
+    since: f.since,
+    until: f.until,
+    dexV2: f.dexV2,
+    types,
+  });
+}
+
+const keyedState = stateRow.extend({ key_pool: str, key_lt: big, state_lt: big });
+export type KeyedState = z.infer<typeof keyedState>;
+
+/** The latest state at or before each (pool, lt) key; keys without one are absent. */
+const STATES_AT_SQL = `SELECT k.pool AS key_pool, k.lt AS key_lt, s.lt AS state_lt, ${STATE_COLUMNS}
+FROM (
+  SELECT tupleElement(t, 1) AS pool, tupleElement(t, 2) AS lt
+  FROM (SELECT arrayJoin(arrayZip({pools:Array(String)}, {lts:Array(UInt64)})) AS t)
+) AS k
+ASOF JOIN (
+  SELECT pool, lt, ${STATE_COLUMNS} FROM pool_states FINAL
+  WHERE pool IN {poolSet:Array(String)} AND lt <= {maxLt:UInt64}
+) AS s ON k.pool = s.pool AND k.lt >= s.lt`;
+
+export const stateKey = (pool: string, lt: bigint) => `${pool}@${lt}`;
+
+export async function selectStatesAt(
+  store: Store,
+  keys: readonly { pool: string; lt: bigint }[],
+): Promise<Map<string, KeyedState>> {
+  if (keys.length === 0) return new Map();
+  const rows = await store.query(STATES_AT_SQL, keyedState, {
+    pools: keys.map((k) => k.pool),
+    lts: keys.map((k) => k.lt),
+    poolSet: [...new Set(keys.map((k) => k.pool))],
+    // Later states can never answer "at or before": the sorting key (pool, lt) skips them.
+    maxLt: keys.reduce((max, k) => (k.lt > max ? k.lt : max), 0n),
+  });
+  return new Map(rows.map((r) => [stateKey(r.key_pool, r.key_lt), r]));
+}
+
+const walletTx = z.object({ hash: str, lt: big, utime: seconds });
+export type WalletTx = z.infer<typeof walletTx>;
+
+const WALLET_TXS_SQL = `SELECT hash, lt, utime FROM transactions
+WHERE account = {wallet:String} AND hash IN {hashes:Array(String)}
+ORDER BY lt
+LIMIT 1 BY hash`;
+
+/** The wallet's transactions among `hashes`, by hash. */
+export async function selectWalletTxs(
+  store: Store,
+  wallet: RawAddress,
+  hashes: readonly string[],
+): Promise<Map<string, WalletTx>> {
+  if (hashes.length === 0) return new Map();
+  const rows = await store.query(WALLET_TXS_SQL, walletTx, { wallet, hashes });
+  return new Map(rows.map((r) => [r.hash, r]));
+}

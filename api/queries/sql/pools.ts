@@ -1,0 +1,137 @@
+/**
+ * Pools with their current state: `pools` (FINAL, highest version) joined with its router (to name the
+ * pTON side TON) and the latest `pool_states` row per pool (`FINAL … ORDER BY pool, lt DESC LIMIT 1 BY
+ * pool`: the sorting key is (pool, lt), so a filtered state subquery reads only the selected pools'
+ * ranges; listing every pool reads the whole history: see the scaling note in ../../read-model-clickhouse.ts).
+ *
+ * A pool is listed once the store knows both token masters and at least one state; until then the API
+ * falls back to the chain for it (api/queries/pool-state.ts).
+ */
+import { z } from "zod";
+import { type PoolState, poolState } from "../../../dex/amm/index.ts";
+import type { Store } from "../../../infra/store/client.ts";
+import { POOL_TYPES } from "../../../schemas/facts.ts";
+import type { PoolRecord, RawAddress } from "../../read-model.ts";
+import { big, POOLS_WITH_ROUTER, str, tokenAssetSql } from "./common.ts";
+
+/** Columns of a state row the AMM needs, in the order PoolState names them. */
+export const STATE_COLUMNS = `pool_type, reserve0, reserve1, lp_supply, lp_fee_bps, protocol_fee_bps, ref_fee_bps,
+  collected_protocol_fee0, collected_protocol_fee1, is_locked, amp, rate, w0`;
+
+export const stateRow = z.object({
+  pool_type: z.enum(POOL_TYPES),
+  reserve0: big,
+  reserve1: big,
+  lp_supply: big,
+  lp_fee_bps: z.number().int(),
+  protocol_fee_bps: z.number().int(),
+  ref_fee_bps: z.number().int(),
+  collected_protocol_fee0: big,
+  collected_protocol_fee1: big,
+  is_locked: z.boolean(),
+  amp: big,
+  rate: big,
+  w0: big,
+});
+
+export function toPoolState(s: z.infer<typeof stateRow>): PoolState {
+  return poolState({
+    type: s.pool_type,
+    reserve0: s.reserve0,
+    reserve1: s.reserve1,
+    lpSupply: s.lp_supply,
+    lpFeeBps: BigInt(s.lp_fee_bps),
+    protocolFeeBps: BigInt(s.protocol_fee_bps),
+    refFeeBps: BigInt(s.ref_fee_bps),
+    collectedProtocolFee0: s.collected_protocol_fee0,
+    collectedProtocolFee1: s.collected_protocol_fee1,
+    isLocked: s.is_locked,
+    amp: s.amp,
+    rate: s.rate,
+    w0: s.w0,
+  });
+}
+
+const poolRow = stateRow.extend({
+  pool: str,
+  router: str,
+  token0: str,
+  token1: str,
+  token0_wallet: str,
+  token1_wallet: str,
+  state_lt: big,
+});
+
+/**
+ * Which pools: every one, one address, or the pools trading a pair. The pair's pre-filter on the raw
+ * masters is a superset (at least one of two different assets is a jetton named by its master); the exact
+ * test runs on the resolved tokens.
+ */
+type Selection = "all" | "address" | "pair";
+const PAIR = "(token0_master IN {pair:Array(String)} OR token1_master IN {pair:Array(String)})";
+const FILTERS: Record<Selection, { pools: string; states: string; tokens: string }> = {
+  all: { pools: "1", states: "1", tokens: "" },
+  address: { pools: "pool = {address:String}", states: "pool = {address:String}", tokens: "" },
+  pair: {
+    pools: PAIR,
+    states: `pool IN (SELECT pool FROM pools FINAL WHERE ${PAIR})`,
+    tokens: `AND ((token0 = {a:String} AND token1 = {b:String}) OR (token0 = {b:String} AND token1 = {a:String}))`,
+  },
+};
+
+function poolsSql(selection: Selection): string {
+  const f = FILTERS[selection];
+  return `SELECT pp.pool AS pool, pp.router AS router, pp.token0 AS token0, pp.token1 AS token1,
+  pp.token0_wallet AS token0_wallet, pp.token1_wallet AS token1_wallet, s.lt AS state_lt, ${STATE_COLUMNS}
+FROM (
+  SELECT p.pool AS pool, p.router AS router, p.token0_wallet AS token0_wallet, p.token1_wallet AS token1_wallet,
+    ${tokenAssetSql(0)} AS token0, ${tokenAssetSql(1)} AS token1
+  FROM ${POOLS_WITH_ROUTER}
+  WHERE ${f.pools}
+) AS pp
+INNER JOIN (
+  SELECT pool, lt, ${STATE_COLUMNS}
+  FROM pool_states FINAL
+  WHERE ${f.states}
+  ORDER BY pool, lt DESC
+  LIMIT 1 BY pool
+) AS s ON s.pool = pp.pool
+WHERE token0 IS NOT NULL AND token1 IS NOT NULL ${f.tokens}
+ORDER BY pool
+SETTINGS join_use_nulls = 1`;
+}
+
+const SQL: Record<Selection, string> = {
+  all: poolsSql("all"),
+  address: poolsSql("address"),
+  pair: poolsSql("pair"),
+};
+
+/**
+ * Not in the facts: the protocol fee address (a get-method value; the wire shows addr_none), the
+ * deprecated flag and the USD statistics.
+ */
+function toPool(r: z.infer<typeof poolRow>): PoolRecord {
+  return {
+    address: r.pool,
+    router: r.router,
+    token0: r.token0,
+    token1: r.token1,
+    token0Wallet: r.token0_wallet,
+    token1Wallet: r.token1_wallet,
+    state: toPoolState(r),
+    stateLt: r.state_lt,
+    protocolFeeAddress: null,
+    deprecated: false,
+  };
+}
+
+export async function selectPools(
+  store: Store,
+  where: { address: RawAddress } | { a: RawAddress; b: RawAddress } | null,
+): Promise<PoolRecord[]> {
+  if (where === null) return (await store.query(SQL.all, poolRow)).map(toPool);
+  if ("address" in where) return (await store.query(SQL.address, poolRow, where)).map(toPool);
+  const params = { ...where, pair: [where.a, where.b] };
+  return (await store.query(SQL.pair, poolRow, params)).map(toPool);
+}

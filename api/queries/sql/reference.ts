@@ -1,0 +1,111 @@
+/**
+ * Routers and assets over the `routers` and `assets` tables (FINAL: ReplacingMergeTree(version) keeps the
+ * highest version per address). The store keeps on-chain facts only; the catalogue's curated fields
+ * (priority, community, tags, USD prices, ...) have no column and get neutral values, stated below.
+ */
+import { z } from "zod";
+import type { Store } from "../../../infra/store/client.ts";
+import type { AssetRecord, RawAddress, RouterRecord, RouterType } from "../../read-model.ts";
+import { nstr, POOLS_WITH_ROUTER, str, TON_RAW, tokenAssetSql } from "./common.ts";
+
+const ROUTER_TYPES: Readonly<Record<string, RouterType>> = {
+  v1_constant_product: "ConstantProduct",
+  v2_constant_product: "ConstantProduct",
+  v2_stableswap: "StableSwap",
+  v2_weighted_const_product: "WeightedConstProduct",
+  v2_weighted_stableswap: "WeightedStableSwap",
+  // v2_constant_sum has no router type in the SDK (and no mainnet router): such routers are left out.
+};
+
+const routerRow = z.object({
+  address: str,
+  dex: z.enum(["v1", "v2"]),
+  pool_type: str,
+  major: z.number().int(),
+  minor: z.number().int(),
+  pton_master: nstr,
+  pton_wallet: nstr,
+  is_locked: z.boolean(),
+});
+
+const ROUTERS_SQL = `SELECT address, dex, pool_type, major, minor, pton_master, pton_wallet, is_locked
+FROM routers FINAL
+WHERE (empty({addresses:Array(String)}) OR address IN {addresses:Array(String)})
+ORDER BY address`;
+
+/**
+ * A router the API can describe: its pTON must be known (every swap from or to TON goes through it).
+ * `poolCreationEnabled` is the router's lock flag inverted; the pTON version follows the DEX generation
+ * (v1 routers use pTON v1, v2 routers pTON v2.1), as the SDK pairs them.
+ */
+function toRouter(r: z.infer<typeof routerRow>): RouterRecord | null {
+  const routerType = ROUTER_TYPES[r.pool_type];
+  if (routerType === undefined || r.pton_master === null || r.pton_wallet === null) return null;
+  return {
+    address: r.address,
+    majorVersion: r.major,
+    minorVersion: r.minor,
+    routerType,
+    poolCreationEnabled: !r.is_locked,
+    ptonMaster: r.pton_master,
+    ptonVersion: r.dex === "v1" ? "v1" : "v2_1",
+    ptonWallet: r.pton_wallet,
+  };
+}
+
+/** Every describable router, by address; `addresses` empty: all of them (callers never pass an empty filter). */
+export async function selectRouters(store: Store, addresses: readonly RawAddress[] = []) {
+  const rows = await store.query(ROUTERS_SQL, routerRow, { addresses });
+  return rows.flatMap((r) => toRouter(r) ?? []);
+}
+
+const assetRow = z.object({
+  address: str,
+  kind: z.enum(["jetton", "ton"]),
+  symbol: nstr,
+  name: nstr,
+  decimals: z.number().int(),
+  image: nstr,
+  in_pool: z.union([z.boolean(), z.number().transform((n) => n !== 0)]),
+});
+
+/**
+ * Tradable assets: jettons and native TON (pTON masters and LP tokens have rows of their own kinds and are
+ * not catalogue entries; a pool's pTON side is shown as TON). `in_pool`: some known pool trades the asset.
+ */
+const ASSETS_SQL = `SELECT address, kind, symbol, name, decimals, image,
+  address IN (
+    SELECT arrayJoin([${tokenAssetSql(0)}, ${tokenAssetSql(1)}]) AS token FROM ${POOLS_WITH_ROUTER}
+  ) AS in_pool
+FROM assets FINAL
+WHERE kind IN ('jetton', 'ton')
+  AND (empty({addresses:Array(String)}) OR address IN {addresses:Array(String)})
+ORDER BY address
+SETTINGS join_use_nulls = 1`;
+
+/**
+ * Curated catalogue fields have no source in the facts: priority 0, not deprecated, community,
+ * blacklisted, default-symbol or taxable, no prices. The one tag the store can vouch for is
+ * `asset:liquidity:no` for an asset no known pool trades.
+ */
+function toAsset(a: z.infer<typeof assetRow>): AssetRecord {
+  return {
+    address: a.address,
+    kind: a.kind === "ton" || a.address === TON_RAW ? "Ton" : "Jetton",
+    symbol: a.symbol ?? "",
+    ...(a.name === null ? {} : { displayName: a.name }),
+    ...(a.image === null ? {} : { imageUrl: a.image }),
+    decimals: a.decimals,
+    priority: 0,
+    deprecated: false,
+    community: false,
+    blacklisted: false,
+    defaultSymbol: false,
+    taxable: false,
+    tags: a.in_pool ? [] : ["asset:liquidity:no"],
+  };
+}
+
+export async function selectAssets(store: Store, addresses: readonly RawAddress[] = []) {
+  return (await store.query(ASSETS_SQL, assetRow, { addresses })).map(toAsset);
+}

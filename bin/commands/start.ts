@@ -1,0 +1,64 @@
+/**
+ * `tondex start [--flag value ...]`: the whole service in one process (the embedded default): source
+ * (devnet unless SOURCE says otherwise) → in-process bus → processors → ClickHouse (embedded chdb under
+ * DATA_DIR unless CLICKHOUSE_URL is set) → REST API and /metrics on PORT. SIGINT/SIGTERM stop it
+ * gracefully; the next start resumes from the stored cursor. Settings: bin/config.ts (`--help`).
+ */
+import type { Server } from "node:http";
+import { ConfigError } from "../../infra/errors.ts";
+import { createLogger } from "../../infra/log.ts";
+import { createMetrics } from "../../infra/metrics.ts";
+import { useNativeSha256 } from "../../ingest/devnet/chain/native-sha256.ts";
+import { configHelp, loadConfig } from "../config.ts";
+import type { CliIo } from "../io.ts";
+import { startPipeline } from "../pipeline.ts";
+import { startServer } from "../server.ts";
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  if (args.includes("--help") || args.includes("-h")) {
+    io.stdout(`usage: tondex start [--option value ...]\n\n${configHelp()}\n`);
+    return 0;
+  }
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(process.env, args);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.stderr(`tondex start: ${error.message}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  const logger = createLogger({ level: config.logLevel, name: "tondex" });
+  const metrics = createMetrics({ defaultMetrics: true });
+  useNativeSha256();
+  const pipeline = await startPipeline(config, { logger, metrics });
+  let server: Server;
+  try {
+    server = await startServer(pipeline, config.port, logger, metrics);
+  } catch (error) {
+    await pipeline.stop();
+    await pipeline.store.close();
+    io.stderr(`tondex start: cannot listen on port ${config.port}: ${(error as Error).message}\n`);
+    return 1;
+  }
+  logger.info({ port: config.port, source: config.source, dataDir: config.dataDir }, "tondex is serving");
+  pipeline.done.then(
+    (r) => logger.info(r, r.finished ? "source finished; the API keeps serving" : "pipeline stopped"),
+    (error: unknown) => logger.error({ err: error }, "pipeline failed"),
+  );
+  const signal = await new Promise<string>((resolve) => {
+    process.once("SIGINT", () => resolve("SIGINT"));
+    process.once("SIGTERM", () => resolve("SIGTERM"));
+    pipeline.done.catch(() => resolve("pipeline failure"));
+  });
+  logger.info({ signal }, "stopping");
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await pipeline.stop();
+  const failed = await pipeline.done.then(
+    () => false,
+    () => true,
+  );
+  await pipeline.store.close();
+  return failed ? 1 : 0;
+}

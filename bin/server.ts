@@ -1,0 +1,51 @@
+/**
+ * The HTTP side of `tondex start`: the Koa API over the ClickHouse read model, plus Prometheus `/metrics`.
+ */
+import { createServer, type Server } from "node:http";
+import { createApp } from "../api/app.ts";
+import { poolStateCache } from "../api/pool-state-cache.ts";
+import { ClickHouseReadModel } from "../api/read-model-clickhouse.ts";
+import { unavailableChainState } from "../dex/chain-state-unavailable.ts";
+import type { Logger } from "../infra/log.ts";
+import { type Metrics, renderMetrics } from "../infra/metrics.ts";
+import type { Pipeline } from "./pipeline.ts";
+
+export async function startServer(
+  pipeline: Pipeline,
+  port: number,
+  logger: Logger,
+  metrics: Metrics,
+): Promise<Server> {
+  const chain =
+    pipeline.source.chainState ??
+    unavailableChainState(`the ${pipeline.source.name} source has no chain access`);
+  const app = createApp({
+    data: new ClickHouseReadModel(pipeline.store),
+    cache: poolStateCache(pipeline.poolStates),
+    chain,
+    clock: Date.now,
+    logger,
+  });
+  const api = app.callback();
+  const server = createServer((req, res) => {
+    if (req.url === "/metrics" && req.method === "GET") {
+      renderMetrics(metrics).then(
+        ({ contentType, body }) => {
+          res.writeHead(200, { "content-type": contentType });
+          res.end(body);
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, "metrics rendering failed");
+          res.writeHead(500).end();
+        },
+      );
+      return;
+    }
+    api(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, () => resolve());
+  });
+  return server;
+}

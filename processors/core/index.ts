@@ -1,0 +1,192 @@
+/**
+ * The processor core: bus records in, fact rows out (STYLE practice 3; the I/O shell is ../shell.ts).
+ *
+ *   records ─┬─ rejected ──────────────────────────────► unknown_messages (malformed, with the reason)
+ *            ├─ every tx ──► transaction-rows ─────────► transactions, messages (edges + bodies)
+ *            ├─ pool txs ──► PoolTracker (lt order) ───► pool_states, pools
+ *            └─ TraceWindow ─► classify ─► released ops ► swaps, swap_routes, liquidity, referral_fees,
+ *                           └─ evicted blocks ─────────► blocks           vault_withdrawals, unknown_messages
+ *                                                      ► assets, routers (first sight, via lookups)
+ *
+ * It keeps state between batches (the window, the pool tracker, what it learned about assets), but no
+ * I/O of its own: immutable chain facts it cannot see in the transactions (a router wallet's jetton,
+ * a token's metadata, a router's type) come from injected `CoreLookups`, cached for good.
+ */
+import { createHash } from "node:crypto";
+import { Cell, loadStateInit } from "@ton/core";
+import type { PoolType } from "../../dex/amm/index.ts";
+import { classify, type Operation } from "../../dex/classify/index.ts";
+import { decodeBody } from "../../dex/codecs/index.ts";
+import type { TokenMetadata } from "../../dex/jetton-metadata.ts";
+import { v2LayoutsOf } from "../../dex/pool-data.ts";
+import type { AssetRow, FactRows, RouterRow, UnknownMessageRow } from "../../schemas/facts.ts";
+import { isRejected, type RawTransaction, type RejectedRecord } from "../../schemas/raw-transaction.ts";
+import { type AssetLearner, createAssetLearner } from "./assets.ts";
+import { operationRows } from "./operation-rows.ts";
+import { type PoolReport, PoolTracker } from "./pool-state.ts";
+import { blockRow, transactionsRows } from "./transaction-rows.ts";
+import { TraceWindow } from "./window.ts";
+
+export type RouterInfo = Omit<RouterRow, "address" | "version">;
+
+/** Immutable chain facts the transactions do not carry (answered by ChainState in production). */
+export type CoreLookups = {
+  /** The jetton master of a jetton (or pTON) wallet; null when unknown. */
+  walletMaster(wallet: string): Promise<string | null>;
+  jetton(master: string): Promise<{ metadata: TokenMetadata; totalSupply: bigint } | null>;
+  router(router: string, dex: "v1" | "v2"): Promise<RouterInfo | null>;
+  /** A v2 pool's type (`get_pool_type`); its data cannot tell constant_product from constant_sum. */
+  poolType(pool: string): Promise<PoolType | undefined>;
+};
+
+export type CoreOptions = { windowBlocks: number; lookups: CoreLookups };
+
+export type CoreResult = { rows: FactRows; poolReports: PoolReport[] };
+
+/** Opcodes of router → v2 pool messages that may deploy a pool (they carry its StateInit). */
+const V2_POOL_KINDS =
+  /^stonfi\.v2\.(swap|provide_lp|internal_set_fees|internal_set_params|internal_update_status|reset_gas_pool)$/;
+
+export class ProcessorCore {
+  readonly #window: TraceWindow;
+  readonly #tracker: PoolTracker;
+  readonly #lookups: CoreLookups;
+  readonly #assets: AssetLearner;
+  readonly #poolTypes = new Map<string, PoolType>();
+
+  /** `tracker` rebuilds a tracker (e.g. `PoolTracker.fromRows` after a restart) around the core's types. */
+  constructor(
+    options: CoreOptions,
+    tracker?: (poolTypeOf: (pool: string) => PoolType | undefined) => PoolTracker,
+  ) {
+    this.#window = new TraceWindow(options.windowBlocks);
+    this.#lookups = options.lookups;
+    this.#tracker = (tracker ?? ((types) => new PoolTracker(types)))(this.poolTypeOf);
+    this.#assets = createAssetLearner(options.lookups);
+  }
+
+  /** Pool types known so far (restored trackers ask for types through this map too). */
+  poolTypeOf = (pool: string): PoolType | undefined => this.#poolTypes.get(pool);
+
+  get tracker(): PoolTracker {
+    return this.#tracker;
+  }
+
+  /**
+   * Where a restart must resume so that every operation not yet released is rebuilt with its whole
+   * trace: `depth` blocks before the oldest block still in the window. Writes are idempotent, so the
+   * blocks read twice change nothing.
+   */
+  resumeAfter(): number {
+    return Math.max(0, this.#window.oldest - 1 - this.#window.depth);
+  }
+
+  async process(records: readonly (RawTransaction | RejectedRecord)[], flush = false): Promise<CoreResult> {
+    const txs = records.filter((r): r is RawTransaction => !isRejected(r));
+    const rejected = records.filter(isRejected).map(rejectedRow);
+    await this.#resolvePoolTypes(txs);
+    const pools = this.#tracker.applyBatch(txs);
+    this.#window.add(txs);
+    const step = this.#window.step(
+      (batch) => classify(batch, { jettonMasters: this.#assets.hints() }),
+      flush,
+    );
+    const ops = await this.#assets.enrich(step.released);
+    const evicted = new Map(step.evicted.flatMap((b) => b.transactions.map((t) => [t.hash, t] as const)));
+    const find = (hash: string) => this.#window.transaction(hash) ?? evicted.get(hash);
+    const opRows = operationRows(ops, {
+      mcSeqnoOf: (hash) => find(hash)?.mc_seqno ?? 0,
+      utimeOf: (hash) => find(hash)?.now ?? 0,
+    });
+    const known = await this.#assets.rows(ops);
+    const routers = await this.#routerRows(ops);
+    const tx = transactionsRows(txs);
+    return {
+      rows: {
+        ...tx,
+        blocks: step.evicted.map((b) => blockRow({ ...b, utime: maxNow(b.transactions) })),
+        ...opRows,
+        unknown_messages: [...opRows.unknown_messages, ...rejected],
+        pool_states: pools.poolStates,
+        pools: pools.pools.map((p) => ({ ...p, ...this.#assets.poolMasters(p) })),
+        assets: known,
+        routers,
+      },
+      poolReports: pools.reports,
+    };
+  }
+
+  /** v2 pools seen deploying: ask their type once, before the tracker needs it. */
+  async #resolvePoolTypes(txs: readonly RawTransaction[]): Promise<void> {
+    for (const tx of txs) {
+      if (tx.in_msg?.init_boc === undefined || this.#poolTypes.has(tx.account)) continue;
+      if (this.#tracker.get(tx.account) !== undefined) continue;
+      const kind = safeKind(tx.in_msg.body_boc);
+      if (!V2_POOL_KINDS.test(kind)) continue;
+      const type = (await this.#lookups.poolType(tx.account)) ?? layoutGuess(tx.in_msg.init_boc);
+      if (type !== undefined) this.#poolTypes.set(tx.account, type);
+    }
+  }
+
+  readonly #routers = new Set<string>();
+
+  async #routerRows(ops: readonly Operation[]): Promise<RouterRow[]> {
+    const rows: RouterRow[] = [];
+    for (const op of ops) {
+      if (!("router" in op) || op.router === null || !("dex" in op) || this.#routers.has(op.router)) continue;
+      this.#routers.add(op.router);
+      const info = await this.#lookups.router(op.router, op.dex);
+      if (info !== null) rows.push({ address: op.router, ...info, version: 1n });
+    }
+    return rows;
+  }
+}
+
+/**
+ * Without chain access (a replay), the data layout decides; constant_product and constant_sum share one
+ * layout, and only constant_product has routers on mainnet (contracts.md §3.1). A wrong guess could not
+ * go unnoticed: the tracker checks every swap's output against the pool's own pay_to.
+ */
+function layoutGuess(initBoc: string): PoolType | undefined {
+  try {
+    const data = loadStateInit(Cell.fromBase64(initBoc).beginParse()).data;
+    if (!data) return undefined;
+    const fits = v2LayoutsOf(data);
+    if (fits.length === 1) return fits[0];
+    return fits.includes("v2_constant_product") ? "v2_constant_product" : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function safeKind(bodyBoc: string): string {
+  try {
+    return decodeBody(Cell.fromBase64(bodyBoc)).kind;
+  } catch {
+    return "unknown";
+  }
+}
+
+function maxNow(txs: readonly RawTransaction[]): number {
+  return txs.reduce((m, t) => Math.max(m, t.now), 0);
+}
+
+/** A record that was not a RawTransaction: kept as `malformed` with its reason (nothing dropped). */
+function rejectedRow(r: RejectedRecord): UnknownMessageRow {
+  const id = createHash("sha256")
+    .update(`${r.origin ?? ""}\n${r.raw}`)
+    .digest("hex");
+  return {
+    id: `rejected:${id}`,
+    kind: "malformed",
+    tx_hash: "",
+    lt: 0n,
+    mc_seqno: r.mc_seqno ?? 0,
+    utime: 0,
+    msg_hash: null,
+    opcode: null,
+    reason: `${r.origin ? `${r.origin}: ` : ""}${r.reason}`,
+  };
+}
+
+export type { AssetRow };

@@ -1,0 +1,111 @@
+/**
+ * Tracker state ↔ fact rows: a `pool_states` row per state change, a `pools` row at first sight, and the
+ * way back (restart from the latest `pool_states` row of every pool plus its `pools` row).
+ */
+import { dexVersionOf, type PoolState } from "../../dex/amm/index.ts";
+import type { PoolRow, PoolStateRow } from "../../schemas/facts.ts";
+import type { RawTransaction } from "../../schemas/raw-transaction.ts";
+import type { TrackedPool } from "./pool-types.ts";
+
+const STATE_KEYS: readonly (keyof PoolState)[] = [
+  "type",
+  "reserve0",
+  "reserve1",
+  "lpSupply",
+  "lpFeeBps",
+  "protocolFeeBps",
+  "refFeeBps",
+  "collectedProtocolFee0",
+  "collectedProtocolFee1",
+  "isLocked",
+  "amp",
+  "rate",
+  "w0",
+];
+
+export function samePoolState(a: PoolState, b: PoolState): boolean {
+  return STATE_KEYS.every((k) => a[k] === b[k]);
+}
+
+export function stateRow(p: TrackedPool, tx: RawTransaction): PoolStateRow {
+  const s = p.state;
+  return {
+    pool: p.pool,
+    lt: BigInt(tx.lt),
+    tx_hash: tx.hash,
+    mc_seqno: tx.mc_seqno,
+    utime: tx.now,
+    pool_type: s.type,
+    reserve0: s.reserve0,
+    reserve1: s.reserve1,
+    lp_supply: s.lpSupply,
+    lp_fee_bps: Number(s.lpFeeBps),
+    protocol_fee_bps: Number(s.protocolFeeBps),
+    ref_fee_bps: Number(s.refFeeBps),
+    collected_protocol_fee0: s.collectedProtocolFee0,
+    collected_protocol_fee1: s.collectedProtocolFee1,
+    is_locked: s.isLocked,
+    amp: s.amp,
+    rate: s.rate,
+    w0: s.w0,
+  };
+}
+
+/** First sight; the jetton masters are resolved elsewhere (null until known). */
+export function poolRow(p: TrackedPool, tx: RawTransaction): PoolRow {
+  const lt = BigInt(tx.lt);
+  return {
+    pool: p.pool,
+    router: p.router ?? "",
+    dex: dexVersionOf(p.state.type),
+    pool_type: p.state.type,
+    token0_wallet: p.token0Wallet ?? "",
+    token1_wallet: p.token1Wallet ?? "",
+    token0_master: null,
+    token1_master: null,
+    created_lt: lt,
+    created_utime: tx.now,
+    // a later writer that knows the masters uses a higher version and wins
+    version: lt,
+  };
+}
+
+export function stateOfRow(r: PoolStateRow): PoolState {
+  return {
+    type: r.pool_type,
+    reserve0: r.reserve0,
+    reserve1: r.reserve1,
+    lpSupply: r.lp_supply,
+    lpFeeBps: BigInt(r.lp_fee_bps),
+    protocolFeeBps: BigInt(r.protocol_fee_bps),
+    refFeeBps: BigInt(r.ref_fee_bps),
+    collectedProtocolFee0: r.collected_protocol_fee0,
+    collectedProtocolFee1: r.collected_protocol_fee1,
+    isLocked: r.is_locked,
+    amp: r.amp,
+    rate: r.rate,
+    w0: r.w0,
+  };
+}
+
+/** The latest row per pool, joined with its `pools` row (router and token wallets), as tracked pools. */
+export function trackedFromRows(states: readonly PoolStateRow[], pools: readonly PoolRow[]): TrackedPool[] {
+  const latest = new Map<string, PoolStateRow>();
+  for (const r of states) {
+    const seen = latest.get(r.pool);
+    if (seen === undefined || r.lt > seen.lt) latest.set(r.pool, r);
+  }
+  const info = new Map(pools.map((p) => [p.pool, p]));
+  return [...latest.values()].map((r) => {
+    const p = info.get(r.pool);
+    return {
+      pool: r.pool,
+      router: p?.router || null,
+      token0Wallet: p?.token0_wallet || null,
+      token1Wallet: p?.token1_wallet || null,
+      state: stateOfRow(r),
+      lt: r.lt,
+      status: "live",
+    };
+  });
+}

@@ -1,0 +1,90 @@
+/**
+ * `CoreLookups` answered by a `ChainState` (devnet or mainnet get-methods). Every answer is an immutable
+ * chain fact (a wallet's master, a pool's type, a token's metadata at first sight, a router's build), so
+ * the core caches them; a failed read is `null` (the fact stays unknown) and is counted, never fatal.
+ */
+import { Address } from "@ton/core";
+import type { PoolType } from "../dex/amm/index.ts";
+import type { ChainState } from "../dex/chain-state.ts";
+import { parseTokenMetadata } from "../dex/jetton-metadata.ts";
+import type { CoreLookups, RouterInfo } from "./core/index.ts";
+
+const ENGINE_TYPE: Record<string, PoolType> = {
+  constant_product: "v2_constant_product",
+  constant_sum: "v2_constant_sum",
+  stableswap: "v2_stableswap",
+  weighted_const_product: "v2_weighted_const_product",
+  weighted_stableswap: "v2_weighted_stableswap",
+};
+
+const raw = (a: Address | null): string | null =>
+  a === null ? null : `${a.workChain}:${a.hash.toString("hex").toUpperCase()}`;
+
+export function chainStateLookups(
+  state: ChainState | null,
+  onError?: (what: string, error: unknown) => void,
+): CoreLookups {
+  async function safe<T>(what: string, f: (s: ChainState) => Promise<T | null>): Promise<T | null> {
+    if (state === null) return null;
+    try {
+      return await f(state);
+    } catch (error) {
+      onError?.(what, error);
+      return null;
+    }
+  }
+  return {
+    walletMaster: (wallet) =>
+      safe(`wallet ${wallet}`, async (s) =>
+        raw((await s.getJettonWalletData(Address.parseRaw(wallet)))?.master ?? null),
+      ),
+    jetton: (master) =>
+      safe(`jetton ${master}`, async (s) => {
+        const data = await s.getJettonData(Address.parseRaw(master));
+        return data === null
+          ? null
+          : { metadata: parseTokenMetadata(data.content), totalSupply: data.totalSupply };
+      }),
+    router: (router, dex) =>
+      safe(`router ${router}`, async (s): Promise<RouterInfo | null> => {
+        const address = Address.parseRaw(router);
+        if (dex === "v1") {
+          const d = await s.getV1RouterData(address);
+          if (d === null) return null;
+          const base = {
+            dex,
+            pool_type: "v1_constant_product" as const,
+            major: 1,
+            minor: 0,
+            development: "release",
+          };
+          return {
+            ...base,
+            pton_master: null,
+            pton_wallet: null,
+            is_locked: d.isLocked,
+            admin: raw(d.admin),
+          };
+        }
+        const [d, v] = [await s.getV2RouterData(address), await s.getRouterVersion(address)];
+        const type = d === null ? undefined : ENGINE_TYPE[d.dexType];
+        if (d === null || v === null || type === undefined) return null;
+        return {
+          dex,
+          pool_type: type,
+          major: v.major,
+          minor: v.minor,
+          development: v.development,
+          pton_master: null,
+          pton_wallet: null,
+          is_locked: d.isLocked,
+          admin: raw(d.admin),
+        };
+      }),
+    poolType: async (pool) =>
+      (await safe(`pool ${pool}`, async (s) => {
+        const d = await s.getV2PoolData(Address.parseRaw(pool));
+        return d === null ? null : (ENGINE_TYPE[d.poolType] ?? null);
+      })) ?? undefined,
+  };
+}
