@@ -95,6 +95,7 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
   const core = new ProcessorCore({ windowBlocks: config.windowBlocks, lookups }, (types) =>
     PoolTracker.fromRows(restored, poolRows, types),
   );
+  core.restore({ pools: poolRows, routers: await selectFacts(store, "routers", {}) });
   const bus: Bus = createMemoryBus({
     partitions: config.busPartitions,
     capacity: config.busCapacityRecords,

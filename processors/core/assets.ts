@@ -19,7 +19,7 @@ export type AssetLearner = {
 
 const ASSET_KEYS = ["offer", "ask", "asset", "asset0", "asset1"] as const;
 
-function assetsOf(op: Operation): Asset[] {
+export function assetsOf(op: Operation): Asset[] {
   const out: Asset[] = [];
   for (const key of ASSET_KEYS) {
     const a = (op as Partial<Record<(typeof ASSET_KEYS)[number], Asset>>)[key];
@@ -42,9 +42,13 @@ export function createAssetLearner(lookups: Pick<CoreLookups, "walletMaster" | "
     return master;
   }
 
+  /**
+   * A jetton master named by the trace is learned; a missing one is looked up. For TON the lookup wins:
+   * the classifier can only guess a pTON v2 wallet's master (mainnet's), the chain knows it.
+   */
   async function fill(a: Asset): Promise<Asset> {
     if (a.router_wallet === null) return a;
-    if (a.master !== null) {
+    if (a.kind === "jetton" && a.master !== null) {
       masters.set(a.router_wallet, a.master);
       return a;
     }

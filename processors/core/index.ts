@@ -19,9 +19,9 @@ import { classify, type Operation } from "../../dex/classify/index.ts";
 import { decodeBody } from "../../dex/codecs/index.ts";
 import type { TokenMetadata } from "../../dex/jetton-metadata.ts";
 import { v2LayoutsOf } from "../../dex/pool-data.ts";
-import type { AssetRow, FactRows, RouterRow, UnknownMessageRow } from "../../schemas/facts.ts";
+import type { AssetRow, FactRows, PoolRow, RouterRow, UnknownMessageRow } from "../../schemas/facts.ts";
 import { isRejected, type RawTransaction, type RejectedRecord } from "../../schemas/raw-transaction.ts";
-import { type AssetLearner, createAssetLearner } from "./assets.ts";
+import { type AssetLearner, assetsOf, createAssetLearner } from "./assets.ts";
 import { operationRows } from "./operation-rows.ts";
 import { type PoolReport, PoolTracker } from "./pool-state.ts";
 import { blockRow, transactionsRows } from "./transaction-rows.ts";
@@ -68,6 +68,12 @@ export class ProcessorCore {
   /** Pool types known so far (restored trackers ask for types through this map too). */
   poolTypeOf = (pool: string): PoolType | undefined => this.#poolTypes.get(pool);
 
+  /** After a restart: the pool and router rows already stored, so they are refreshed, not re-created. */
+  restore(rows: { pools: readonly PoolRow[]; routers: readonly RouterRow[] }): void {
+    for (const p of rows.pools) this.#pools.set(p.pool, p);
+    for (const r of rows.routers) this.#routers.set(r.address, r);
+  }
+
   get tracker(): PoolTracker {
     return this.#tracker;
   }
@@ -100,6 +106,7 @@ export class ProcessorCore {
     });
     const known = await this.#assets.rows(ops);
     const routers = await this.#routerRows(ops);
+    const poolRows = this.#poolRows(pools.pools);
     const tx = transactionsRows(txs);
     return {
       rows: {
@@ -108,7 +115,7 @@ export class ProcessorCore {
         ...opRows,
         unknown_messages: [...opRows.unknown_messages, ...rejected],
         pool_states: pools.poolStates,
-        pools: pools.pools.map((p) => ({ ...p, ...this.#assets.poolMasters(p) })),
+        pools: poolRows,
         assets: known,
         routers,
       },
@@ -128,17 +135,47 @@ export class ProcessorCore {
     }
   }
 
-  readonly #routers = new Set<string>();
+  /** Router rows as last written: refreshed (version + 1) when their pTON becomes known. */
+  readonly #routers = new Map<string, RouterRow | null>();
 
   async #routerRows(ops: readonly Operation[]): Promise<RouterRow[]> {
-    const rows: RouterRow[] = [];
+    const out = new Map<string, RouterRow>();
     for (const op of ops) {
-      if (!("router" in op) || op.router === null || !("dex" in op) || this.#routers.has(op.router)) continue;
-      this.#routers.add(op.router);
-      const info = await this.#lookups.router(op.router, op.dex);
-      if (info !== null) rows.push({ address: op.router, ...info, version: 1n });
+      if (!("router" in op) || op.router === null || !("dex" in op)) continue;
+      let row = this.#routers.get(op.router);
+      if (row === undefined) {
+        const info = await this.#lookups.router(op.router, op.dex);
+        row = info === null ? null : { address: op.router, ...info, version: 1n };
+        this.#routers.set(op.router, row);
+        if (row !== null) out.set(row.address, row);
+      }
+      const ton = assetsOf(op).find((a) => a.kind === "ton" && a.master !== null && a.router_wallet !== null);
+      if (row !== null && ton !== undefined && row.pton_master === null) {
+        row = { ...row, pton_master: ton.master, pton_wallet: ton.router_wallet, version: row.version + 1n };
+        this.#routers.set(op.router, row);
+        out.set(row.address, row);
+      }
     }
-    return rows;
+    return [...out.values()];
+  }
+
+  /** Pool rows as last written: refreshed (version + 1) once both token masters are known. */
+  readonly #pools = new Map<string, PoolRow>();
+
+  #poolRows(fresh: readonly PoolRow[]): PoolRow[] {
+    const out: PoolRow[] = [];
+    for (const p of fresh) this.#pools.set(p.pool, p);
+    for (const [pool, row] of this.#pools) {
+      const masters = this.#assets.poolMasters(row);
+      const isNew = fresh.includes(row);
+      const learned =
+        masters.token0_master !== row.token0_master || masters.token1_master !== row.token1_master;
+      if (!isNew && !learned) continue;
+      const next = learned ? { ...row, ...masters, version: isNew ? row.version : row.version + 1n } : row;
+      this.#pools.set(pool, next);
+      out.push(next);
+    }
+    return out;
   }
 }
 
