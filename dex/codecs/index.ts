@@ -6,7 +6,7 @@
 //
 // Message bodies (decodeBody → KnownBody):
 //   jetton.transfer, jetton.internal_transfer, jetton.transfer_notification, jetton.excesses, jetton.burn,
-//   jetton.burn_notification, jetton.provide_wallet_address, jetton.take_wallet_address,
+//   jetton.burn_notification, jetton.provide_wallet_address, jetton.take_wallet_address, jetton.mint,
 //   stonfi.v1.swap, stonfi.v1.provide_lp, stonfi.v1.pay_to, stonfi.v1.add_liquidity,
 //   stonfi.v1.cb_add_liquidity, stonfi.v1.direct_add_liquidity, stonfi.v1.refund_me, stonfi.v1.cb_refund_me,
 //   stonfi.v1.burn_notification, stonfi.v1.collect_fees, stonfi.v1.collect_fees_pool, stonfi.v1.set_fees,
@@ -64,6 +64,7 @@ export * from "./jetton/burn.ts";
 export * from "./jetton/burn-notification.ts";
 export * from "./jetton/excesses.ts";
 export * from "./jetton/internal-transfer.ts";
+export * from "./jetton/mint.ts";
 export * from "./jetton/opcodes.ts";
 export * from "./jetton/provide-wallet-address.ts";
 export * from "./jetton/take-wallet-address.ts";

@@ -5,6 +5,7 @@ import { jettonBurnCodec } from "./jetton/burn.ts";
 import { jettonBurnNotificationCodec } from "./jetton/burn-notification.ts";
 import { jettonExcessesCodec } from "./jetton/excesses.ts";
 import { jettonInternalTransferCodec } from "./jetton/internal-transfer.ts";
+import { jettonMintCodec } from "./jetton/mint.ts";
 import { jettonProvideWalletAddressCodec } from "./jetton/provide-wallet-address.ts";
 import { jettonTakeWalletAddressCodec } from "./jetton/take-wallet-address.ts";
 import { jettonTransferCodec } from "./jetton/transfer.ts";
@@ -76,6 +77,7 @@ export const BODY_CODECS = [
   jettonBurnNotificationCodec,
   jettonProvideWalletAddressCodec,
   jettonTakeWalletAddressCodec,
+  jettonMintCodec,
   stonfiV1SwapCodec,
   stonfiV1ProvideLpCodec,
   stonfiV1PayToCodec,

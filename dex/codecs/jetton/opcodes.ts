@@ -11,6 +11,8 @@ export const JETTON_OP = {
   burn_notification: 0x7bdd97de,
   provide_wallet_address: 0x2c76b973,
   take_wallet_address: 0xd1735400,
+  /** Admin → minter; the reference minter's op (see ./mint.ts). */
+  mint: 0x642b7d07,
 } as const;
 
 export type JettonOpName = keyof typeof JETTON_OP;
