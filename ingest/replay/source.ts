@@ -94,13 +94,22 @@ async function* itemsOf(path: string): AsyncGenerator<Item> {
   else yield* await jsonItems(path);
 }
 
-/** Groups one input's items into blocks; the dump's block lines come first and fix the utimes. */
-async function* blocksOf(path: string): AsyncGenerator<ReplayBlock> {
+/**
+ * Groups one input's items into blocks; the dump's block lines come first and fix the utimes. Rejected
+ * records found before any block (no block to name) join the next block, or a block after `after` when
+ * the input has none, so they are stored too.
+ */
+async function* blocksOf(path: string, after: number): AsyncGenerator<ReplayBlock> {
   const utimes = new Map<number, number>();
   let current: ReplayBlock | null = null;
+  let orphans: RejectedRecord[] = [];
   for await (const item of itemsOf(path)) {
     if (item.tx === undefined && item.rejected === undefined) {
       utimes.set(item.mc, item.utime ?? 0);
+      continue;
+    }
+    if (item.rejected !== undefined && item.mc === 0 && current === null) {
+      orphans.push(item.rejected);
       continue;
     }
     if (current !== null && item.mc !== current.mc_seqno) {
@@ -109,7 +118,8 @@ async function* blocksOf(path: string): AsyncGenerator<ReplayBlock> {
       yield current;
       current = null;
     }
-    current ??= { mc_seqno: item.mc, utime: utimes.get(item.mc) ?? 0, transactions: [], rejected: [] };
+    current ??= { mc_seqno: item.mc, utime: utimes.get(item.mc) ?? 0, transactions: [], rejected: orphans };
+    orphans = [];
     if (item.tx) {
       current.transactions.push(item.tx);
       current.utime = Math.max(current.utime, item.tx.now);
@@ -117,11 +127,12 @@ async function* blocksOf(path: string): AsyncGenerator<ReplayBlock> {
     if (item.rejected) current.rejected.push(item.rejected);
   }
   if (current !== null) yield current;
+  if (orphans.length > 0) yield { mc_seqno: after + 1, utime: 0, transactions: [], rejected: orphans };
 }
 
 /** k-way merge by mc_seqno; blocks with the same mc_seqno from several inputs are combined. */
 export async function* replayBlocks(paths: readonly string[], after = 0): AsyncGenerator<ReplayBlock> {
-  const its = paths.map((p) => blocksOf(p)[Symbol.asyncIterator]());
+  const its = paths.map((p) => blocksOf(p, after)[Symbol.asyncIterator]());
   const heads = await Promise.all(its.map((it) => it.next()));
   for (;;) {
     let mc = Number.POSITIVE_INFINITY;
