@@ -9,18 +9,16 @@ import {
   beginCell,
   type Cell,
   contractAddress,
-  Dictionary,
   type Message,
-  storeAccountStatus,
-  storeCurrencyCollection,
-  storeHashUpdate,
-  storeTransactionDescription,
   type TransactionBouncePhase,
   type TransactionDescriptionGeneric,
 } from "@ton/core";
+import { CellWriter } from "./cell-writer.ts";
+import type { AnyCell, FastCell } from "./fast-cell.ts";
 import { messageCell } from "./messages.ts";
 import { actionPhaseOf, runActions, runBounce, runCompute } from "./phases.ts";
 import type { CodeRegistry } from "./registry.ts";
+import { descriptionCell, writeRefDict } from "./tlb.ts";
 import type { TruthEvent } from "./truth.ts";
 import { type Account, type ContractInstance, kindOf } from "./types.ts";
 
@@ -37,7 +35,7 @@ export type Executed = {
   /** The account afterwards; undefined when it still does not exist (e.g. a bounce from nowhere). */
   account: Account | undefined;
   /** The serialised transaction; `hash` is its cell hash. */
-  cell: Cell;
+  cell: FastCell;
   hash: Buffer;
   lt: bigint;
   now: number;
@@ -65,29 +63,64 @@ function resolveContract(
   return { contract: factory({ code: init.code, data: init.data ?? null, address }), activated: true };
 }
 
-/** Per immutable contract instance: the state after one transaction is the state before the next. */
-const stateCellHashes = new WeakMap<ContractInstance, Cell | null>();
+/**
+ * Per (handler, immutable state object): handlers return the same state object when a message leaves the
+ * state unchanged (routers, minters, bounces), so its cell is built once. Primitive states are cached per
+ * instance instead.
+ */
+const stateCells = new WeakMap<object, { handler: unknown; cell: AnyCell | null }>();
+const primitiveStateCells = new WeakMap<ContractInstance, AnyCell | null>();
 
-function stateCellOf(contract: ContractInstance): Cell | null {
-  let cell = stateCellHashes.get(contract);
+function stateCellOf(contract: ContractInstance): AnyCell | null {
+  const state = contract.state;
+  if (typeof state === "object" && state !== null) {
+    const hit = stateCells.get(state);
+    if (hit !== undefined && hit.handler === contract.handler) return hit.cell;
+    const cell = contract.stateRoot() ?? null;
+    stateCells.set(state, { handler: contract.handler, cell });
+    return cell;
+  }
+  let cell = primitiveStateCells.get(contract);
   if (cell === undefined) {
-    cell = contract.stateCell() ?? null;
-    stateCellHashes.set(contract, cell);
+    cell = contract.stateRoot() ?? null;
+    primitiveStateCells.set(contract, cell);
+  }
+  return cell;
+}
+
+const NO_ACCOUNT_HASH = new CellWriter().bit(0).end().hash;
+/** `storeStringRefTail(kind)`: one cell per contract kind, built once by @ton/core. */
+const kindCells = new Map<string, Cell>();
+/**
+ * Per Account object (never mutated, except `lastTxHash`, which is not hashed): the account after one
+ * transaction is the account before its next one, so each state is hashed once.
+ */
+const stateHashes = new WeakMap<Account, Buffer>();
+
+function kindCell(kind: string): Cell {
+  let cell = kindCells.get(kind);
+  if (cell === undefined) {
+    cell = beginCell().storeStringTail(kind).endCell();
+    kindCells.set(kind, cell);
   }
   return cell;
 }
 
 /** Stand-in for the account state hash: status, kind, balance and the handler's state cell if it has one. */
 function stateHash(account: Account | undefined): Buffer {
-  if (account === undefined) return beginCell().storeBit(0).endCell().hash();
-  return beginCell()
-    .storeBit(1)
-    .storeBit(account.status === "active")
-    .storeCoins(account.balance)
-    .storeStringRefTail(kindOf(account))
-    .storeMaybeRef(account.contract ? stateCellOf(account.contract) : null)
-    .endCell()
-    .hash();
+  if (account === undefined) return NO_ACCOUNT_HASH;
+  let hash = stateHashes.get(account);
+  if (hash === undefined) {
+    hash = new CellWriter()
+      .bit(1)
+      .bit(account.status === "active")
+      .coins(account.balance)
+      .ref(kindCell(kindOf(account)))
+      .maybeRef(account.contract ? stateCellOf(account.contract) : null)
+      .end().hash;
+    stateHashes.set(account, hash);
+  }
+  return hash;
 }
 
 type Outcome = {
@@ -168,7 +201,7 @@ export function execute(input: ExecuteInput): Executed | null {
     stateUpdate: { oldHash: stateHash(account), newHash: stateHash(after) },
     description: outcome.description,
   });
-  const hash = cell.hash();
+  const hash = cell.hash;
   if (after) after.lastTxHash = BigInt(`0x${hash.toString("hex")}`);
   return {
     account: after,
@@ -199,27 +232,30 @@ type TransactionFields = {
   description: TransactionDescriptionGeneric;
 };
 
+const ACCOUNT_STATUS = { uninitialized: 0, frozen: 1, active: 2, "non-existing": 3 } as const;
+
 /**
- * `transaction$0111` (block.tlb), field for field as @ton/core's `storeTransaction`, but with the message
- * cells reused from ./messages.ts instead of serialising every message again.
+ * `transaction$0111` (block.tlb), field for field as @ton/core's `storeTransaction`, on the FastCell writer
+ * and with the message cells reused from ./messages.ts instead of serialising every message again.
  */
-function transactionCell(t: TransactionFields): Cell {
-  const outs = Dictionary.empty(Dictionary.Keys.Uint(15), Dictionary.Values.Cell());
-  for (const [i, m] of t.outMessages.entries()) outs.set(i, messageCell(m));
-  const messages = beginCell().storeBit(true).storeRef(messageCell(t.inMessage)).storeDict(outs);
-  return beginCell()
-    .storeUint(0x07, 4)
-    .storeBuffer(t.address.hash, 32)
-    .storeUint(t.lt, 64)
-    .storeUint(t.prevTransactionHash, 256)
-    .storeUint(t.prevTransactionLt, 64)
-    .storeUint(t.now, 32)
-    .storeUint(t.outMessages.length, 15)
-    .store(storeAccountStatus(t.oldStatus))
-    .store(storeAccountStatus(t.endStatus))
-    .storeRef(messages)
-    .store(storeCurrencyCollection({ coins: t.totalFees }))
-    .storeRef(beginCell().store(storeHashUpdate(t.stateUpdate)))
-    .storeRef(beginCell().store(storeTransactionDescription(t.description)))
-    .endCell();
+function transactionCell(t: TransactionFields): FastCell {
+  const messages = new CellWriter().bit(1).ref(messageCell(t.inMessage));
+  writeRefDict(messages, 15, t.outMessages.map(messageCell));
+  const hashUpdate = new CellWriter().uint(0x72, 8).bytes(t.stateUpdate.oldHash).bytes(t.stateUpdate.newHash);
+  return new CellWriter()
+    .uint(0x07, 4)
+    .bytes(t.address.hash)
+    .big(t.lt, 64)
+    .big(t.prevTransactionHash, 256)
+    .big(t.prevTransactionLt, 64)
+    .uint(t.now, 32)
+    .uint(t.outMessages.length, 15)
+    .uint(ACCOUNT_STATUS[t.oldStatus], 2)
+    .uint(ACCOUNT_STATUS[t.endStatus], 2)
+    .ref(messages.end())
+    .coins(t.totalFees)
+    .bit(0)
+    .ref(hashUpdate.end())
+    .ref(descriptionCell(t.description))
+    .end();
 }

@@ -1,3 +1,4 @@
+export { type Begin, beginFast, type CellBuilder, CellWriter } from "./cell-writer.ts";
 export {
   Chain,
   type ChainOptions,
@@ -7,7 +8,9 @@ export {
   type DevnetBlock,
   type GetMethodResult,
 } from "./chain.ts";
+export { type AnyCell, FastCell, toTonCell } from "./fast-cell.ts";
 export * from "./fees.ts";
+export { addressSliceCell, contractAddressOf } from "./memo.ts";
 export { bounceBody } from "./messages.ts";
 export { chainProvider, GetMethodError, openOnChain } from "./provider.ts";
 export { CodeRegistry, type ContractFactory, markerCode } from "./registry.ts";

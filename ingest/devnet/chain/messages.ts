@@ -1,36 +1,28 @@
 /**
  * Message cells: every message is a real @ton/core `Message` (CommonMsgInfo with created_lt/created_at,
- * ihr_fee 0, fwd_fee), serialised with `storeMessage`, so its hash is the cell hash TON would show.
+ * ihr_fee 0, fwd_fee), serialised as `storeMessage` would (./tlb.ts), so its hash is the cell hash TON would
+ * show.
  */
-import {
-  type Address,
-  beginCell,
-  type Cell,
-  external,
-  type Message,
-  type StateInit,
-  storeMessage,
-} from "@ton/core";
+import { type Address, beginCell, type Cell, external, type Message, type StateInit } from "@ton/core";
+import { CellWriter } from "./cell-writer.ts";
+import { type FastCell, treeSize } from "./fast-cell.ts";
 import { BOUNCE_BODY_BITS } from "./fees.ts";
+import { writeMessage } from "./tlb.ts";
 
 /**
  * Each message is serialised once: the cell is cached per (immutable) Message object, because the same
  * message appears in the sender's transaction, the action list, the receiver's transaction and the
- * RawTransaction records, and @ton/core's bit-level serialisation dominates the devnet's cost.
+ * RawTransaction records.
  */
-const cells = new WeakMap<Message, Cell>();
+const cells = new WeakMap<Message, FastCell>();
 
-export function messageCell(message: Message): Cell {
+export function messageCell(message: Message): FastCell {
   let cell = cells.get(message);
   if (cell === undefined) {
-    cell = beginCell().store(storeMessage(message)).endCell();
+    cell = writeMessage(message);
     cells.set(message, cell);
   }
   return cell;
-}
-
-export function messageHash(message: Message): bigint {
-  return BigInt(`0x${messageCell(message).hash().toString("hex")}`);
 }
 
 export type InternalFields = {
@@ -80,19 +72,9 @@ export function bounceBody(original: Cell): Cell {
   return beginCell().storeUint(0xffffffff, 32).storeBits(s.loadBits(bits)).endCell();
 }
 
-/** Distinct cells and bits of a cell tree, as TON counts message sizes (`StorageUsed`). */
-export function cellSize(root: Cell): { cells: bigint; bits: bigint } {
-  const seen = new Set<string>();
-  let bits = 0;
-  const walk = (c: Cell): void => {
-    const key = c.hash().toString("hex");
-    if (seen.has(key)) return;
-    seen.add(key);
-    bits += c.bits.length;
-    for (const r of c.refs) walk(r);
-  };
-  walk(root);
-  return { cells: BigInt(seen.size), bits: BigInt(bits) };
+/** Distinct cells and bits of a message, as TON counts message sizes (`StorageUsed`). */
+export function messageSize(message: Message): { cells: bigint; bits: bigint } {
+  return treeSize(messageCell(message));
 }
 
 /**
@@ -101,14 +83,11 @@ export function cellSize(root: Cell): { cells: bigint; bits: bigint } {
  * content without serialising every message a second time.
  */
 export function actionListHash(sent: { message: Message; mode: number }[]): bigint {
-  let list = beginCell().endCell();
+  let list = EMPTY_LIST;
   for (const { message, mode } of sent) {
-    list = beginCell()
-      .storeRef(list)
-      .storeUint(0x0ec3c86d, 32)
-      .storeUint(mode, 8)
-      .storeRef(messageCell(message))
-      .endCell();
+    list = new CellWriter().ref(list).uint(0x0ec3c86d, 32).uint(mode, 8).ref(messageCell(message)).end();
   }
-  return BigInt(`0x${list.hash().toString("hex")}`);
+  return BigInt(`0x${list.hash.toString("hex")}`);
 }
+
+const EMPTY_LIST = new CellWriter().end();

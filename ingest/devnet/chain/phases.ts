@@ -18,7 +18,7 @@ import {
   GAS_LIMIT,
   GAS_USED_PER_TX,
 } from "./fees.ts";
-import { actionListHash, bounceBody, cellSize, internalMessage, messageCell } from "./messages.ts";
+import { actionListHash, bounceBody, internalMessage, messageSize } from "./messages.ts";
 import {
   type ContractInstance,
   type ContractRun,
@@ -154,7 +154,7 @@ export function runActions(outs: OutgoingMessage[], balance: bigint, carry: bigi
 }
 
 export function actionPhaseOf(actions: Actions, total: number): TransactionActionPhase {
-  const sizes = actions.sent.map((s) => cellSize(messageCell(s.message)));
+  const sizes = actions.sent.map((s) => messageSize(s.message));
   return {
     success: actions.ok,
     valid: true,
@@ -192,16 +192,16 @@ export function runBounce(inbound: Message, gasFee: bigint, origin: Origin): Bou
     createdLt: origin.lt + 1n,
     createdAt: origin.now,
   });
-  const messageSize = cellSize(messageCell(message));
+  const size = messageSize(message);
   if (left < FORWARD_FEE) {
     return {
-      phase: { type: "no-funds", messageSize, requiredForwardFees: FORWARD_FEE },
+      phase: { type: "no-funds", messageSize: size, requiredForwardFees: FORWARD_FEE },
       message: null,
       cost: 0n,
     };
   }
   return {
-    phase: { type: "ok", messageSize, messageFees: 0n, forwardFees: FORWARD_FEE },
+    phase: { type: "ok", messageSize: size, messageFees: 0n, forwardFees: FORWARD_FEE },
     message,
     cost: left,
   };

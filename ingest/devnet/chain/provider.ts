@@ -11,9 +11,12 @@ import {
   type ContractState,
   type OpenedContract,
   openContract,
+  type TupleItem,
   TupleReader,
 } from "@ton/core";
-import type { Chain } from "./chain.ts";
+import type { Chain, GetMethodResult } from "./chain.ts";
+import { keyOf } from "./fast-cell.ts";
+import { addressKey } from "./memo.ts";
 import { DevnetError } from "./types.ts";
 
 /** Thrown by `get` for a non-zero exit code, like @ton/ton's clients ("Unable to execute get method"). */
@@ -46,9 +49,10 @@ export function chainProvider(chain: Chain, address: Address): ContractProvider 
     },
     async get(name, args) {
       if (typeof name !== "string") throw new DevnetError("devnet get-methods are called by name");
-      const { exitCode, stack } = chain.runGetMethod(address, name, args);
+      const { exitCode, stack } = runCached(chain, address, name, args);
       if (exitCode !== 0 && exitCode !== 1) throw new GetMethodError(address, name, exitCode);
-      return { stack: new TupleReader(stack) };
+      // TupleReader consumes its array: hand it a copy (the cached stack is shared).
+      return { stack: new TupleReader([...stack]) };
     },
     async external() {
       throw new DevnetError("send devnet messages through a devnet wallet (Chain.sendExternal)");
@@ -64,6 +68,33 @@ export function chainProvider(chain: Chain, address: Address): ContractProvider 
     },
   };
   return provider;
+}
+
+/**
+ * `get_wallet_address(owner)` results, per chain: TEP-74 derives a wallet address from the minter's address,
+ * its wallet code and the owner, none of which a devnet minter (jetton, pTON, STON.fi LP) ever changes, and
+ * the @ston-fi/sdk wrappers ask for the same few wallets on every swap. Only successful runs are cached.
+ */
+const walletAddresses = new WeakMap<Chain, Map<string, GetMethodResult>>();
+
+function runCached(chain: Chain, address: Address, name: string, args: TupleItem[]): GetMethodResult {
+  const arg = args[0];
+  if (name !== "get_wallet_address" || args.length !== 1 || arg?.type !== "slice") {
+    return chain.runGetMethod(address, name, args);
+  }
+  let cache = walletAddresses.get(chain);
+  if (cache === undefined) {
+    cache = new Map();
+    walletAddresses.set(chain, cache);
+  }
+  const key = addressKey(address) + keyOf(arg.cell);
+  let result = cache.get(key);
+  if (result === undefined) {
+    result = chain.runGetMethod(address, name, args);
+    if (result.exitCode !== 0) return result;
+    cache.set(key, result);
+  }
+  return result;
 }
 
 function bigintHash(hash: bigint): Buffer {

@@ -3,57 +3,85 @@
  * cells instead of parsing the transaction cell back (schemas/from-ton-core.ts does that for real
  * blocks; a test checks both give the same record for every devnet transaction).
  */
-import { beginCell, type Cell, type Message, storeStateInit } from "@ton/core";
+import type { Address, Message } from "@ton/core";
 import { rawAddressOf } from "../../../schemas/from-ton-core.ts";
 import { RAW_TX_VERSION, type RawMessage, type RawTransaction } from "../../../schemas/raw-transaction.ts";
+import { toBoc } from "./boc.ts";
 import type { Executed } from "./execute.ts";
+import { type AnyCell, bitsOf, dataOf } from "./fast-cell.ts";
 import { messageCell } from "./messages.ts";
+import { stateInitCell } from "./tlb.ts";
 
 export type BlockIds = { mc_seqno: number; shard: string; block_seqno: number };
 
 /** One record per Message object: the same message is the sender's out_msg and the receiver's in_msg. */
 const records = new WeakMap<Message, RawMessage>();
 
-const boc = (cell: Cell): string => cell.toBoc().toString("base64");
+/** Base64 BOC per (immutable) cell: a body forwarded unchanged (echoes, bounces of bodies) is written once. */
+const bocs = new WeakMap<AnyCell, string>();
+
+function boc(cell: AnyCell): string {
+  let b64 = bocs.get(cell);
+  if (b64 === undefined) {
+    b64 = toBoc(cell).toString("base64");
+    bocs.set(cell, b64);
+  }
+  return b64;
+}
+
+/** `rawAddressOf` per Address object: the same few hundred addresses appear in every block. */
+const rawAddresses = new WeakMap<Address, string>();
+
+function rawAddress(address: Address): string {
+  let raw = rawAddresses.get(address);
+  if (raw === undefined) {
+    raw = rawAddressOf(address);
+    rawAddresses.set(address, raw);
+  }
+  return raw;
+}
+
+/** The first 32 bits of a body, read from its padded bytes (what `preloadUint(32)` returns). */
+function opcodeOf(body: AnyCell): number | null {
+  if (bitsOf(body) < 32) return null;
+  const d = dataOf(body);
+  return ((d[0]! << 24) | (d[1]! << 16) | (d[2]! << 8) | d[3]!) >>> 0;
+}
 
 export function rawMessage(message: Message): RawMessage {
   const cached = records.get(message);
   if (cached !== undefined) return cached;
   const { info, body } = message;
-  const common = {
-    hash: messageCell(message).hash().toString("hex"),
-    opcode: body.bits.length >= 32 ? body.beginParse().preloadUint(32) : null,
+  // Built field by field, in the wire order (hash, opcode, body_boc, [init_boc], source, ...), without the
+  // intermediate objects of spreads: this runs for every message.
+  const r: Record<string, unknown> = {
+    hash: messageCell(message).hash.toString("hex"),
+    opcode: opcodeOf(body),
     body_boc: boc(body),
-    ...(message.init ? { init_boc: boc(beginCell().store(storeStateInit(message.init)).endCell()) } : {}),
   };
-  let record: RawMessage;
+  if (message.init) r.init_boc = boc(stateInitCell(message.init));
   if (info.type === "internal") {
-    record = {
-      ...common,
-      source: rawAddressOf(info.src),
-      destination: rawAddressOf(info.dest),
-      value: info.value.coins.toString(),
-      fwd_fee: info.forwardFee.toString(),
-      bounce: info.bounce,
-      bounced: info.bounced,
-      created_lt: info.createdLt.toString(),
-      created_at: info.createdAt,
-    };
+    r.source = rawAddress(info.src);
+    r.destination = rawAddress(info.dest);
+    r.value = info.value.coins.toString();
+    r.fwd_fee = info.forwardFee.toString();
+    r.bounce = info.bounce;
+    r.bounced = info.bounced;
+    r.created_lt = info.createdLt.toString();
+    r.created_at = info.createdAt;
   } else if (info.type === "external-in") {
-    record = {
-      ...common,
-      source: null,
-      destination: rawAddressOf(info.dest),
-      value: null,
-      fwd_fee: null,
-      bounce: null,
-      bounced: null,
-      created_lt: null,
-      created_at: null,
-    };
+    r.source = null;
+    r.destination = rawAddress(info.dest);
+    r.value = null;
+    r.fwd_fee = null;
+    r.bounce = null;
+    r.bounced = null;
+    r.created_lt = null;
+    r.created_at = null;
   } else {
     throw new TypeError("the devnet sends no external-out messages");
   }
+  const record = r as RawMessage;
   records.set(message, record);
   return record;
 }
@@ -68,7 +96,7 @@ export function rawTransaction(tx: Executed, block: BlockIds): RawTransaction {
     hash: tx.hash.toString("hex"),
     lt: tx.lt.toString(),
     now: tx.now,
-    account: rawAddressOf(tx.address),
+    account: rawAddress(tx.address),
     aborted,
     compute:
       computePhase.type === "skipped"

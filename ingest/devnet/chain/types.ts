@@ -4,6 +4,7 @@
  * functional: they never mutate the state they are given, so a failed compute phase simply keeps the old one.
  */
 import type { Address, Cell, StateInit, TupleItem } from "@ton/core";
+import { type AnyCell, toTonCell } from "./fast-cell.ts";
 import type { TruthEvent } from "./truth.ts";
 
 /** An internal message as the receiving contract sees it (TON's `recv_internal` arguments). */
@@ -78,8 +79,11 @@ export type ContractHandler<S> = {
   receiveInternal(state: S, msg: InboundInternal, ctx: ExecutionContext): HandlerResult<S>;
   /** Only wallet-like contracts accept external messages; a throw here drops the message (no transaction). */
   receiveExternal?(state: S, msg: InboundExternal, ctx: ExecutionContext): HandlerResult<S>;
-  /** Optional serialisation of the state, used for the account state hash in `state_update`. */
-  stateToCell?(state: S): Cell;
+  /**
+   * Optional serialisation of the state, used for the account state hash in `state_update`. It may return a
+   * FastCell (`beginFast()` of ./cell-writer.ts): the chain only hashes it, and that is much cheaper.
+   */
+  stateToCell?(state: S): AnyCell;
   /** Get-methods by name (`get_pool_data`, `get_wallet_address`, ...). */
   getMethods?: Readonly<Record<string, GetMethod<S>>>;
 };
@@ -118,31 +122,67 @@ export type ContractInstance = {
   readonly state: unknown;
   receiveInternal(msg: InboundInternal, ctx: ExecutionContext): ContractRun;
   receiveExternal: ((msg: InboundExternal, ctx: ExecutionContext) => ContractRun) | undefined;
+  /** The state cell as a @ton/core Cell (converted if the handler built a FastCell). */
   stateCell(): Cell | undefined;
+  /** The state cell as the handler built it (what the chain hashes). */
+  stateRoot(): AnyCell | undefined;
   /** Runs a get-method; undefined when the contract has no method of that name. */
   runGetMethod(name: string, args: TupleItem[], ctx: GetMethodContext): TupleItem[] | undefined;
 };
 
 export function instantiate<S>(handler: ContractHandler<S>, state: S): ContractInstance {
-  const wrap = (r: HandlerResult<S>): ContractRun => ({
-    exitCode: r.exitCode,
-    outMessages: r.outMessages,
-    next: instantiate(handler, r.state),
-    events: r.events ?? [],
-  });
-  const external = handler.receiveExternal;
-  return {
-    kind: handler.kind,
-    handler: handler as unknown as ContractHandler<never>,
-    state,
-    receiveInternal: (msg, ctx) => wrap(handler.receiveInternal(state, msg, ctx)),
-    receiveExternal: external ? (msg, ctx) => wrap(external.call(handler, state, msg, ctx)) : undefined,
-    stateCell: () => handler.stateToCell?.(state),
-    runGetMethod: (name, args, ctx) => {
-      const method = handler.getMethods?.[name];
-      return method === undefined ? undefined : method(state, args, ctx);
-    },
-  };
+  return new Instance(handler, state);
+}
+
+/**
+ * A class rather than an object of closures: one instance is created per transaction, and the methods
+ * then live on the prototype instead of being allocated (and, under tsx, name-wrapped) each time.
+ */
+class Instance<S> implements ContractInstance {
+  readonly kind: string;
+  readonly handler: ContractHandler<never>;
+  readonly receiveExternal: ((msg: InboundExternal, ctx: ExecutionContext) => ContractRun) | undefined;
+  readonly #handler: ContractHandler<S>;
+
+  constructor(
+    handler: ContractHandler<S>,
+    readonly state: S,
+  ) {
+    this.kind = handler.kind;
+    this.handler = handler as unknown as ContractHandler<never>;
+    this.#handler = handler;
+    const external = handler.receiveExternal;
+    this.receiveExternal = external
+      ? (msg, ctx) => this.#wrap(external.call(handler, state, msg, ctx))
+      : undefined;
+  }
+
+  #wrap(r: HandlerResult<S>): ContractRun {
+    return {
+      exitCode: r.exitCode,
+      outMessages: r.outMessages,
+      next: new Instance(this.#handler, r.state),
+      events: r.events ?? [],
+    };
+  }
+
+  receiveInternal(msg: InboundInternal, ctx: ExecutionContext): ContractRun {
+    return this.#wrap(this.#handler.receiveInternal(this.state, msg, ctx));
+  }
+
+  stateCell(): Cell | undefined {
+    const cell = this.#handler.stateToCell?.(this.state);
+    return cell === undefined ? undefined : toTonCell(cell);
+  }
+
+  stateRoot(): AnyCell | undefined {
+    return this.#handler.stateToCell?.(this.state);
+  }
+
+  runGetMethod(name: string, args: TupleItem[], ctx: GetMethodContext): TupleItem[] | undefined {
+    const method = this.#handler.getMethods?.[name];
+    return method === undefined ? undefined : method(this.state, args, ctx);
+  }
 }
 
 /** Reads a contract's state back with its type, checking that it is run by `handler`. */

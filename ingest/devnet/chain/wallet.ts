@@ -5,16 +5,11 @@
  * then up to 4 × (`mode:uint8`, `^MessageRelaxed`)
  * (https://github.com/ton-blockchain/wallet-contract/blob/main/func/wallet-v3-code.fc).
  */
-import {
-  type Address,
-  beginCell,
-  type Cell,
-  internal,
-  loadMessageRelaxed,
-  type StateInit,
-  storeMessageRelaxed,
-} from "@ton/core";
+import { type Address, beginCell, Cell, loadMessageRelaxed, type StateInit } from "@ton/core";
+import { type Begin, beginFast, CellWriter } from "./cell-writer.ts";
+import { type FastCell, toTonCell } from "./fast-cell.ts";
 import { type CodeRegistry, markerCode } from "./registry.ts";
+import { writeRelaxedInternal } from "./tlb.ts";
 import { type ContractHandler, ContractThrow, instantiate, type OutgoingMessage } from "./types.ts";
 
 export type WalletState = { seqno: number; id: bigint };
@@ -23,6 +18,14 @@ export type WalletState = { seqno: number; id: bigint };
 export const WALLET_BAD_SEQNO = 33;
 export const WALLET_EXPIRED = 35;
 export const WALLET_CODE = markerCode("wallet");
+
+/**
+ * The fields of every MessageRelaxed cell `walletTransferBody` built, keyed by that (immutable) cell: the
+ * wallet then reads them back without parsing the cell again. They are exactly what `loadMessageRelaxed`
+ * would return (the same content; the body and init are the sender's own objects). Cells built elsewhere
+ * are parsed as before.
+ */
+const builtTransfers = new WeakMap<Cell, Omit<OutgoingMessage, "mode">>();
 
 export const walletHandler: ContractHandler<WalletState> = {
   kind: "wallet",
@@ -37,7 +40,13 @@ export const walletHandler: ContractHandler<WalletState> = {
     const outMessages: OutgoingMessage[] = [];
     while (s.remainingRefs > 0) {
       const mode = s.loadUint(8);
-      const { info, body, init } = loadMessageRelaxed(s.loadRef().beginParse());
+      const ref = s.loadRef();
+      const known = builtTransfers.get(ref);
+      if (known !== undefined) {
+        outMessages.push({ ...known, mode });
+        continue;
+      }
+      const { info, body, init } = loadMessageRelaxed(ref.beginParse());
       if (info.type !== "internal") continue;
       outMessages.push({
         to: info.dest,
@@ -50,12 +59,16 @@ export const walletHandler: ContractHandler<WalletState> = {
     }
     return { exitCode: 0, outMessages, state: { ...state, seqno: seqno + 1 } };
   },
-  stateToCell: (state) => beginCell().storeUint(state.seqno, 32).storeUint(state.id, 256).endCell(),
+  stateToCell: (state) => walletData(beginFast, state),
 };
+
+function walletData<C>(begin: Begin<C>, state: WalletState): C {
+  return begin().storeUint(state.seqno, 32).storeUint(state.id, 256).endCell();
+}
 
 /** StateInit of wallet `id` (the id stands in for the public key and makes addresses distinct). */
 export function walletInit(id: bigint): StateInit {
-  return { code: WALLET_CODE, data: walletHandler.stateToCell!({ seqno: 0, id }) };
+  return { code: WALLET_CODE, data: walletData(beginCell, { seqno: 0, id }) };
 }
 
 export function registerWallet(registry: CodeRegistry): CodeRegistry {
@@ -75,17 +88,23 @@ export type Transfer = {
   mode?: number;
 };
 
+/** Serialised with ./tlb.ts's writer, bit for bit what `storeMessageRelaxed(internal(...))` gives. */
 export function walletTransferBody(seqno: number, validUntil: number, transfers: Transfer[]): Cell {
-  const b = beginCell().storeUint(seqno, 32).storeUint(validUntil, 32);
+  const w = new CellWriter().uint(seqno, 32).uint(validUntil, 32);
+  const relaxed: [FastCell, Omit<OutgoingMessage, "mode">][] = [];
   for (const t of transfers) {
-    const relaxed = internal({
+    const fields = {
       to: t.to,
       value: t.value,
       bounce: t.bounce ?? true,
-      body: t.body,
-      init: t.init,
-    });
-    b.storeUint(t.mode ?? 3, 8).storeRef(beginCell().store(storeMessageRelaxed(relaxed)));
+      body: t.body ?? Cell.EMPTY,
+      ...(t.init ? { init: t.init } : {}),
+    };
+    const cell = writeRelaxedInternal(fields);
+    relaxed.push([cell, fields]);
+    w.uint(t.mode ?? 3, 8).ref(cell);
   }
-  return b.endCell();
+  const body = toTonCell(w.end());
+  for (const [cell, fields] of relaxed) builtTransfers.set(toTonCell(cell), fields);
+  return body;
 }

@@ -191,8 +191,20 @@ export class UserActions {
     return { dexCustomPayload: payload!, dexCustomPayloadForwardGasAmount: CROSS_SWAP_FORWARD };
   }
 
+  readonly #routerWallets = new Map<string, Address>();
+
   /** The router's own wallet for an asset (its pTON wallet for TON), through the minter's get-method. */
   routerWallet(router: RouterKey, symbol: string): Address {
+    const key = `${router}:${symbol}`;
+    const cached = this.#routerWallets.get(key);
+    if (cached !== undefined) return cached;
+    const wallet = this.#readRouterWallet(router, symbol);
+    // A router's wallet for a token never changes.
+    this.#routerWallets.set(key, wallet);
+    return wallet;
+  }
+
+  #readRouterWallet(router: RouterKey, symbol: string): Address {
     const handle = this.handle(router);
     const minter = symbol === TON_SYMBOL ? handle.ptonMinter : this.master(symbol);
     const { exitCode, stack } = this.#world.chain.runGetMethod(minter, "get_wallet_address", [

@@ -9,7 +9,9 @@
  * A wallet's address is `contractAddress(0, {code, data with balance 0})`, so deriving it needs exactly what
  * the real minter needs (owner, master, wallet code); the wallet code is the devnet marker cell.
  */
-import { type Address, beginCell, type Cell, contractAddress, type StateInit } from "@ton/core";
+import { type Address, beginCell, type Cell, type StateInit } from "@ton/core";
+import type { Begin } from "../../chain/cell-writer.ts";
+import { addressKey, cached, contractAddressOf } from "../../chain/memo.ts";
 import { markerCode } from "../../chain/registry.ts";
 import { buildJettonContent, type JettonMetadata } from "./metadata.ts";
 
@@ -30,8 +32,9 @@ export type JettonWalletState = {
   readonly walletCode: Cell;
 };
 
-export function jettonMinterData(state: JettonMinterState): Cell {
-  return beginCell()
+export const jettonMinterData = (state: JettonMinterState): Cell => jettonMinterDataWith(beginCell, state);
+export function jettonMinterDataWith<C>(begin: Begin<C>, state: JettonMinterState): C {
+  return begin()
     .storeCoins(state.totalSupply)
     .storeAddress(state.admin)
     .storeRef(state.content)
@@ -51,8 +54,9 @@ export function parseJettonMinterData(data: Cell): JettonMinterState {
   return state;
 }
 
-export function jettonWalletData(state: JettonWalletState): Cell {
-  return beginCell()
+export const jettonWalletData = (state: JettonWalletState): Cell => jettonWalletDataWith(beginCell, state);
+export function jettonWalletDataWith<C>(begin: Begin<C>, state: JettonWalletState): C {
+  return begin()
     .storeCoins(state.balance)
     .storeAddress(state.owner)
     .storeAddress(state.master)
@@ -82,12 +86,16 @@ export function jettonMinterInit(args: { admin: Address; metadata: JettonMetadat
   return { code: JETTON_MINTER_CODE, data };
 }
 
-/** The StateInit a minter or a sibling wallet attaches to `internal_transfer` (balance 0). */
+const walletInits = new Map<string, StateInit>();
+
+/** The StateInit a minter or a sibling wallet attaches to `internal_transfer` (balance 0); memoised. */
 export function jettonWalletInit(owner: Address, master: Address): StateInit {
-  const data = jettonWalletData({ balance: 0n, owner, master, walletCode: JETTON_WALLET_CODE });
-  return { code: JETTON_WALLET_CODE, data };
+  return cached(walletInits, addressKey(owner) + addressKey(master), () => {
+    const data = jettonWalletData({ balance: 0n, owner, master, walletCode: JETTON_WALLET_CODE });
+    return { code: JETTON_WALLET_CODE, data };
+  });
 }
 
 export function jettonWalletAddress(owner: Address, master: Address): Address {
-  return contractAddress(0, jettonWalletInit(owner, master));
+  return contractAddressOf(jettonWalletInit(owner, master));
 }

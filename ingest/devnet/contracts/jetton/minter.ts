@@ -13,6 +13,7 @@ import {
   encodeJettonTakeWalletAddress,
   JETTON_OP,
 } from "../../../../dex/codecs/index.ts";
+import { beginFast } from "../../chain/cell-writer.ts";
 import { COMPUTE_FEE, FORWARD_FEE } from "../../chain/fees.ts";
 import {
   type ContractHandler,
@@ -22,7 +23,12 @@ import {
   type InboundInternal,
   SendMode,
 } from "../../chain/types.ts";
-import { type JettonMinterState, jettonMinterData, jettonWalletAddress, jettonWalletInit } from "./codes.ts";
+import {
+  type JettonMinterState,
+  jettonMinterDataWith,
+  jettonWalletAddress,
+  jettonWalletInit,
+} from "./codes.ts";
 import { decodeJettonMint, JETTON_MINT_OP, JETTON_MINT_OP_LEGACY } from "./mint.ts";
 import {
   addressArg,
@@ -107,7 +113,7 @@ export const jettonMinterHandler: ContractHandler<JettonMinterState> = {
         throw new ContractThrow(JETTON_EXIT.wrongOp);
     }
   },
-  stateToCell: jettonMinterData,
+  stateToCell: (state) => jettonMinterDataWith(beginFast, state),
   getMethods: {
     get_jetton_data: (state) => [
       intItem(state.totalSupply),

@@ -2,7 +2,8 @@
  * Helpers shared by the jetton and pTON handlers: exit codes of the TEP-74 reference contracts, body
  * parsing that turns codec failures into TVM-style throws, and get-method stack items.
  */
-import { type Address, beginCell, type Cell, type Slice, type TupleItem } from "@ton/core";
+import type { Address, Cell, Slice, TupleItem } from "@ton/core";
+import { addressSliceCell } from "../../chain/memo.ts";
 import { ContractThrow, DevnetError, type HandlerResult, type OutgoingMessage } from "../../chain/types.ts";
 
 /**
@@ -72,7 +73,7 @@ export function done<S>(state: S, outMessages: OutgoingMessage[] = []): HandlerR
 }
 
 export function addressItem(address: Address | null): TupleItem {
-  return { type: "slice", cell: beginCell().storeAddress(address).endCell() };
+  return { type: "slice", cell: addressSliceCell(address) };
 }
 
 export function intItem(value: bigint | number): TupleItem {

@@ -21,6 +21,7 @@ import {
   JETTON_OP,
   type JettonInternalTransfer,
 } from "../../../../dex/codecs/index.ts";
+import { beginFast } from "../../chain/cell-writer.ts";
 import { COMPUTE_FEE, FORWARD_FEE } from "../../chain/fees.ts";
 import {
   type ContractHandler,
@@ -31,7 +32,12 @@ import {
   type OutgoingMessage,
   SendMode,
 } from "../../chain/types.ts";
-import { type JettonWalletState, jettonWalletAddress, jettonWalletData, jettonWalletInit } from "./codes.ts";
+import {
+  type JettonWalletState,
+  jettonWalletAddress,
+  jettonWalletDataWith,
+  jettonWalletInit,
+} from "./codes.ts";
 import {
   addressItem,
   BOUNCE_PREFIX,
@@ -178,7 +184,7 @@ export const jettonWalletHandler: ContractHandler<JettonWalletState> = {
         throw new ContractThrow(JETTON_EXIT.wrongOp);
     }
   },
-  stateToCell: jettonWalletData,
+  stateToCell: (state) => jettonWalletDataWith(beginFast, state),
   getMethods: {
     get_wallet_data: (state) => [
       intItem(state.balance),

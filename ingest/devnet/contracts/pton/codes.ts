@@ -10,7 +10,9 @@
  * minter layout with supply 0 and no admin). A wallet address is `contractAddress(0, {code, data})` with
  * balance 0, as on chain; the v1 and v2 wallet codes differ, so the same owner gets distinct wallets.
  */
-import { type Address, beginCell, type Cell, contractAddress, type StateInit } from "@ton/core";
+import { type Address, beginCell, type Cell, type StateInit } from "@ton/core";
+import type { Begin } from "../../chain/cell-writer.ts";
+import { addressKey, cached, contractAddressOf } from "../../chain/memo.ts";
 import { markerCode } from "../../chain/registry.ts";
 import { buildJettonContent } from "../jetton/metadata.ts";
 
@@ -32,8 +34,9 @@ export type PtonWalletState = {
 export type PtonV1MinterState = { readonly content: Cell; readonly walletCode: Cell };
 export type PtonV2MinterState = { readonly id: number; readonly content: Cell; readonly walletCode: Cell };
 
-export function ptonWalletData(state: PtonWalletState): Cell {
-  return beginCell().storeCoins(state.balance).storeAddress(state.owner).storeAddress(state.minter).endCell();
+export const ptonWalletData = (state: PtonWalletState): Cell => ptonWalletDataWith(beginCell, state);
+export function ptonWalletDataWith<C>(begin: Begin<C>, state: PtonWalletState): C {
+  return begin().storeCoins(state.balance).storeAddress(state.owner).storeAddress(state.minter).endCell();
 }
 
 export function parsePtonWalletData(data: Cell): PtonWalletState {
@@ -43,8 +46,9 @@ export function parsePtonWalletData(data: Cell): PtonWalletState {
   return state;
 }
 
-export function ptonV1MinterData(state: PtonV1MinterState): Cell {
-  return beginCell()
+export const ptonV1MinterData = (state: PtonV1MinterState): Cell => ptonV1MinterDataWith(beginCell, state);
+export function ptonV1MinterDataWith<C>(begin: Begin<C>, state: PtonV1MinterState): C {
+  return begin()
     .storeCoins(0n)
     .storeAddress(null)
     .storeRef(state.content)
@@ -61,8 +65,9 @@ export function parsePtonV1MinterData(data: Cell): PtonV1MinterState {
   return state;
 }
 
-export function ptonV2MinterData(state: PtonV2MinterState): Cell {
-  return beginCell().storeUint(state.id, 32).storeRef(state.walletCode).storeRef(state.content).endCell();
+export const ptonV2MinterData = (state: PtonV2MinterState): Cell => ptonV2MinterDataWith(beginCell, state);
+export function ptonV2MinterDataWith<C>(begin: Begin<C>, state: PtonV2MinterState): C {
+  return begin().storeUint(state.id, 32).storeRef(state.walletCode).storeRef(state.content).endCell();
 }
 
 export function parsePtonV2MinterData(data: Cell): PtonV2MinterState {
@@ -83,18 +88,27 @@ export function ptonV2MinterInit(id = 0): StateInit {
   return { code: PTON_V2_MINTER_CODE, data };
 }
 
+const walletInits = new Map<string, StateInit>();
+
+/** Memoised: every pTON transfer derives its sender's and receiver's wallets. */
 export function ptonV1WalletInit(owner: Address, minter: Address): StateInit {
-  return { code: PTON_V1_WALLET_CODE, data: ptonWalletData({ balance: 0n, owner, minter }) };
+  return cached(walletInits, `1${addressKey(owner)}${addressKey(minter)}`, () => ({
+    code: PTON_V1_WALLET_CODE,
+    data: ptonWalletData({ balance: 0n, owner, minter }),
+  }));
 }
 
 export function ptonV2WalletInit(owner: Address, minter: Address): StateInit {
-  return { code: PTON_V2_WALLET_CODE, data: ptonWalletData({ balance: 0n, owner, minter }) };
+  return cached(walletInits, `2${addressKey(owner)}${addressKey(minter)}`, () => ({
+    code: PTON_V2_WALLET_CODE,
+    data: ptonWalletData({ balance: 0n, owner, minter }),
+  }));
 }
 
 export function ptonV1WalletAddress(owner: Address, minter: Address): Address {
-  return contractAddress(0, ptonV1WalletInit(owner, minter));
+  return contractAddressOf(ptonV1WalletInit(owner, minter));
 }
 
 export function ptonV2WalletAddress(owner: Address, minter: Address): Address {
-  return contractAddress(0, ptonV2WalletInit(owner, minter));
+  return contractAddressOf(ptonV2WalletInit(owner, minter));
 }

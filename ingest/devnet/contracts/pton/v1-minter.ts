@@ -5,9 +5,9 @@
  * empty body (a plain top-up) carrying the whole inbound value, which stays on the new wallet as its gas
  * reserve. pTON is not minted, so `get_jetton_data` reports supply 0, mintable, no admin (as pTON v2 does).
  */
-
 import { beginCell } from "@ton/core";
 import { decodePtonV1DeployWallet, PTON_V1_OP } from "../../../../dex/codecs/index.ts";
+import { beginFast } from "../../chain/cell-writer.ts";
 import {
   type ContractHandler,
   ContractThrow,
@@ -27,7 +27,12 @@ import {
   parseBody,
   requireBasechain,
 } from "../jetton/support.ts";
-import { type PtonV1MinterState, ptonV1MinterData, ptonV1WalletAddress, ptonV1WalletInit } from "./codes.ts";
+import {
+  type PtonV1MinterState,
+  ptonV1MinterDataWith,
+  ptonV1WalletAddress,
+  ptonV1WalletInit,
+} from "./codes.ts";
 
 function deployWallet(state: PtonV1MinterState, msg: InboundInternal, ctx: ExecutionContext) {
   const d = parseBody(decodePtonV1DeployWallet, msg.body);
@@ -56,7 +61,7 @@ export const ptonV1MinterHandler: ContractHandler<PtonV1MinterState> = {
         throw new ContractThrow(JETTON_EXIT.wrongOp);
     }
   },
-  stateToCell: ptonV1MinterData,
+  stateToCell: (state) => ptonV1MinterDataWith(beginFast, state),
   getMethods: {
     get_jetton_data: (state) => [
       intItem(0n),

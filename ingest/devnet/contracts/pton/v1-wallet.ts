@@ -18,6 +18,7 @@ import {
   type JettonTransfer,
   PTON_V1_OP,
 } from "../../../../dex/codecs/index.ts";
+import { beginFast } from "../../chain/cell-writer.ts";
 import { COMPUTE_FEE, FORWARD_FEE } from "../../chain/fees.ts";
 import {
   type ContractHandler,
@@ -39,7 +40,7 @@ import {
   queryIdOf,
   requireBasechain,
 } from "../jetton/support.ts";
-import { PTON_V1_WALLET_CODE, type PtonWalletState, ptonWalletData } from "./codes.ts";
+import { PTON_V1_WALLET_CODE, type PtonWalletState, ptonWalletDataWith } from "./codes.ts";
 import { resetGasMessage } from "./support.ts";
 
 type Result = HandlerResult<PtonWalletState>;
@@ -112,7 +113,7 @@ function receive(state: PtonWalletState, msg: InboundInternal, ctx: ExecutionCon
 export const ptonV1WalletHandler: ContractHandler<PtonWalletState> = {
   kind: "pton/v1-wallet",
   receiveInternal: (state, msg, ctx) => (msg.bounced ? bounced(state, msg) : receive(state, msg, ctx)),
-  stateToCell: ptonWalletData,
+  stateToCell: (state) => ptonWalletDataWith(beginFast, state),
   getMethods: {
     get_wallet_data: (state) => [
       intItem(state.balance),

@@ -15,6 +15,7 @@ import {
   JETTON_OP,
   PTON_V2_OP,
 } from "../../../../dex/codecs/index.ts";
+import { beginFast } from "../../chain/cell-writer.ts";
 import { FORWARD_FEE } from "../../chain/fees.ts";
 import {
   type ContractHandler,
@@ -33,7 +34,12 @@ import {
   parseBody,
   requireBasechain,
 } from "../jetton/support.ts";
-import { type PtonV2MinterState, ptonV2MinterData, ptonV2WalletAddress, ptonV2WalletInit } from "./codes.ts";
+import {
+  type PtonV2MinterState,
+  ptonV2MinterDataWith,
+  ptonV2WalletAddress,
+  ptonV2WalletInit,
+} from "./codes.ts";
 import {
   PTON_STORAGE_RESERVE,
   PTON_V2_DEPLOY_GAS,
@@ -98,7 +104,7 @@ export const ptonV2MinterHandler: ContractHandler<PtonV2MinterState> = {
         throw new ContractThrow(PTON_V2_EXIT.wrongOp);
     }
   },
-  stateToCell: ptonV2MinterData,
+  stateToCell: (state) => ptonV2MinterDataWith(beginFast, state),
   getMethods: {
     get_jetton_data: (state) => [
       intItem(0n),

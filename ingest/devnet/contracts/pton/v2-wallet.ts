@@ -21,6 +21,7 @@ import {
   JETTON_OP,
   PTON_V2_OP,
 } from "../../../../dex/codecs/index.ts";
+import { beginFast } from "../../chain/cell-writer.ts";
 import { COMPUTE_FEE, FORWARD_FEE } from "../../chain/fees.ts";
 import {
   type ContractHandler,
@@ -41,7 +42,7 @@ import {
   queryIdOf,
   requireBasechain,
 } from "../jetton/support.ts";
-import { PTON_V2_WALLET_CODE, type PtonWalletState, ptonWalletData } from "./codes.ts";
+import { PTON_V2_WALLET_CODE, type PtonWalletState, ptonWalletDataWith } from "./codes.ts";
 import {
   excessesMessage,
   PTON_STORAGE_RESERVE,
@@ -137,7 +138,7 @@ function receive(state: PtonWalletState, msg: InboundInternal, ctx: ExecutionCon
 export const ptonV2WalletHandler: ContractHandler<PtonWalletState> = {
   kind: "pton/v2-wallet",
   receiveInternal: receive,
-  stateToCell: ptonWalletData,
+  stateToCell: (state) => ptonWalletDataWith(beginFast, state),
   getMethods: {
     get_wallet_data: (state) => [
       intItem(state.balance),

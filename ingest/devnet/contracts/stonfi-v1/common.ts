@@ -3,7 +3,7 @@
  * the gas constants of the v1 sources mapped onto the flat devnet fee model (§2.12, ../../chain/fees.ts),
  * the `pay_to` and payout-transfer builders (§2.6), get-method stack items and truth-event helpers.
  */
-import { type Address, beginCell, Cell, type TupleItem } from "@ton/core";
+import { type Address, Cell, type TupleItem } from "@ton/core";
 import {
   encodeJettonTransfer,
   encodeStonfiV1ExitCodePayload,
@@ -11,6 +11,7 @@ import {
   type StonfiV1PayTo,
 } from "../../../../dex/codecs/index.ts";
 import { COMPUTE_FEE, GAS_PRICE } from "../../chain/fees.ts";
+import { addressSliceCell } from "../../chain/memo.ts";
 import type { TruthEvent, TruthType, TruthValue } from "../../chain/truth.ts";
 import { ContractThrow, type HandlerResult, type OutgoingMessage, SendMode } from "../../chain/types.ts";
 
@@ -124,7 +125,7 @@ export function exitCodeTransfer(
 }
 
 export function addressItem(address: Address | null): TupleItem {
-  return { type: "slice", cell: beginCell().storeAddress(address).endCell() };
+  return { type: "slice", cell: addressSliceCell(address) };
 }
 
 export function intItem(value: bigint | number): TupleItem {

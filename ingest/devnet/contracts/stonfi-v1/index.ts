@@ -10,7 +10,7 @@
  * Ground truth (../../chain/truth.ts) is returned by the pool for swap, referral_payment,
  * liquidity_provide, liquidity_mint and liquidity_withdraw, and by the router for a swap it refuses.
  */
-import { type Address, type Cell, contractAddress } from "@ton/core";
+import type { Address, Cell } from "@ton/core";
 import {
   encodeBody,
   encodeStonfiV1CollectFees,
@@ -18,6 +18,7 @@ import {
   encodeStonfiV1ResetPoolGas,
   encodeStonfiV1SetFees,
 } from "../../../../dex/codecs/index.ts";
+import { contractAddressOf } from "../../chain/memo.ts";
 import type { CodeRegistry } from "../../chain/registry.ts";
 import { DevnetError, instantiate } from "../../chain/types.ts";
 import { v1LpAccountHandler } from "./lp-account.ts";
@@ -82,12 +83,12 @@ export function registerStonfiV1(registry: CodeRegistry): CodeRegistry {
 
 /** LpAccount of `user` in a devnet v1 pool (what `get_lp_account_address` returns). */
 export function v1LpAccountAddress(pool: Address, user: Address): Address {
-  return contractAddress(0, lpAccountInit(user, pool, V1_LP_ACCOUNT_CODE));
+  return contractAddressOf(lpAccountInit(user, pool, V1_LP_ACCOUNT_CODE));
 }
 
 /** LP wallet of `owner` (null: the addr_none wallet holding the locked first mint). */
 export function v1LpWalletAddress(pool: Address, owner: Address | null): Address {
-  return contractAddress(0, lpWalletInit(owner, pool, V1_LP_WALLET_CODE));
+  return contractAddressOf(lpWalletInit(owner, pool, V1_LP_WALLET_CODE));
 }
 
 export type V1SetFees = {

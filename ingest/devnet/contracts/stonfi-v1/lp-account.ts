@@ -11,6 +11,7 @@ import {
   encodeStonfiV1CbAddLiquidity,
   encodeStonfiV1CbRefundMe,
 } from "../../../../dex/codecs/index.ts";
+import { beginFast } from "../../chain/cell-writer.ts";
 import {
   type ContractHandler,
   type ExecutionContext,
@@ -29,7 +30,7 @@ import {
   POOL_TON_RESERVE,
   V1_THROW,
 } from "./common.ts";
-import { lpAccountDataCell, type V1LpAccountState } from "./storage.ts";
+import { lpAccountDataCellWith, type V1LpAccountState } from "./storage.ts";
 
 type Result = HandlerResult<V1LpAccountState>;
 
@@ -109,7 +110,7 @@ export const v1LpAccountHandler: ContractHandler<V1LpAccountState> = {
     if (msg.bounced || isEmptyBody(msg.body)) return done(state);
     return receive(state, msg, ctx);
   },
-  stateToCell: lpAccountDataCell,
+  stateToCell: (state) => lpAccountDataCellWith(beginFast, state),
   getMethods: {
     get_lp_account_data: (s) => [
       addressItem(s.user),

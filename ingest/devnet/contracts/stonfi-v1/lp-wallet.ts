@@ -3,7 +3,7 @@
  * wallet with the pool as master): `transfer`, `internal_transfer` (mints from the pool and transfers from
  * sibling wallets), `burn` → `burn_notification` to the pool, and bounce recovery of both.
  */
-import { type Address, contractAddress } from "@ton/core";
+import type { Address } from "@ton/core";
 import {
   decodeBody,
   encodeJettonExcesses,
@@ -15,7 +15,9 @@ import {
   type JettonInternalTransfer,
   type JettonTransfer,
 } from "../../../../dex/codecs/index.ts";
+import { beginFast } from "../../chain/cell-writer.ts";
 import { FORWARD_FEE } from "../../chain/fees.ts";
+import { contractAddressOf } from "../../chain/memo.ts";
 import {
   type ContractHandler,
   type ExecutionContext,
@@ -36,7 +38,7 @@ import {
   LP_WALLET_THROW,
   V1_THROW,
 } from "./common.ts";
-import { lpWalletDataCell, lpWalletInit, type V1LpWalletState } from "./storage.ts";
+import { lpWalletDataCellWith, lpWalletInit, type V1LpWalletState } from "./storage.ts";
 
 type Result = HandlerResult<V1LpWalletState>;
 
@@ -64,7 +66,7 @@ function transfer(state: V1LpWalletState, msg: InboundInternal, t: JettonTransfe
     forwardPayload: t.forwardPayload,
   });
   const out: OutgoingMessage = {
-    to: contractAddress(0, init),
+    to: contractAddressOf(init),
     value: 0n,
     bounce: true,
     body,
@@ -81,7 +83,7 @@ function receiveTokens(
   t: JettonInternalTransfer,
 ) {
   const fromPool = msg.source.equals(state.pool);
-  const fromSibling = t.from !== null && contractAddress(0, walletOf(state, t.from)).equals(msg.source);
+  const fromSibling = t.from !== null && contractAddressOf(walletOf(state, t.from)).equals(msg.source);
   if (!fromPool && !fromSibling) fail(LP_WALLET_THROW.wrongSenderOrGas);
   // Top the wallet up to its storage reserve first, then pay the notification, then return the rest.
   const before = ctx.balance - msg.value;
@@ -164,7 +166,7 @@ export const v1LpWalletHandler: ContractHandler<V1LpWalletState> = {
         return fail(body.kind === "malformed" ? V1_THROW.cellUnderflow : V1_THROW.wrongOp);
     }
   },
-  stateToCell: lpWalletDataCell,
+  stateToCell: (state) => lpWalletDataCellWith(beginFast, state),
   getMethods: {
     get_wallet_data: (s) => [
       intItem(s.balance),

@@ -3,7 +3,7 @@
  * `pool.func`, `pool/getter.func`): `set_fees` and `collect_fees` / `reset_gas` from the router, the public
  * rewarded `collect_fees`, and TEP-89 `provide_wallet_address` (the pool is the LP jetton minter).
  */
-import { type Address, contractAddress } from "@ton/core";
+import type { Address } from "@ton/core";
 import { MAX_POOL_FEE_BPS } from "../../../../dex/amm/index.ts";
 import {
   encodeJettonTakeWalletAddress,
@@ -12,6 +12,7 @@ import {
 } from "../../../../dex/codecs/index.ts";
 import { STONFI_EXIT_CODE } from "../../../../dex/exit-codes.ts";
 import { FORWARD_FEE } from "../../chain/fees.ts";
+import { contractAddressOf } from "../../chain/memo.ts";
 import {
   type ExecutionContext,
   type HandlerResult,
@@ -95,7 +96,7 @@ export function poolProvideWalletAddress(
   const owner = b.ownerAddress;
   const wallet =
     owner !== null && owner.workChain === 0
-      ? contractAddress(0, lpWalletInit(owner, ctx.address, state.lpWalletCode))
+      ? contractAddressOf(lpWalletInit(owner, ctx.address, state.lpWalletCode))
       : null;
   const body = encodeJettonTakeWalletAddress({
     kind: "jetton.take_wallet_address",

@@ -3,7 +3,7 @@
  * and LP burns through `burn_notification` (contracts.md §2.7, §2.9; [v1-src] `pool.func`). The math is
  * dex/amm's `provide` and `burn`.
  */
-import { type Address, Cell, contractAddress } from "@ton/core";
+import { type Address, Cell } from "@ton/core";
 import { burn, provide } from "../../../../dex/amm/index.ts";
 import {
   encodeJettonExcesses,
@@ -15,6 +15,7 @@ import {
 } from "../../../../dex/codecs/index.ts";
 import { STONFI_EXIT_CODE } from "../../../../dex/exit-codes.ts";
 import { FORWARD_FEE } from "../../chain/fees.ts";
+import { contractAddressOf } from "../../chain/memo.ts";
 import {
   type ExecutionContext,
   type HandlerResult,
@@ -40,7 +41,7 @@ function requireLpAccount(
 ) {
   if (user === null) return fail(V1_THROW.invalidCaller, "user is addr_none");
   const init = lpAccountInit(user, ctx.address, state.lpAccountCode);
-  if (!contractAddress(0, init).equals(msg.source)) fail(V1_THROW.invalidCaller, "not the user's LpAccount");
+  if (!contractAddressOf(init).equals(msg.source)) fail(V1_THROW.invalidCaller, "not the user's LpAccount");
   return { user, init };
 }
 
@@ -63,7 +64,7 @@ function mintMessage(
     forwardPayload: { inRef: false, payload: Cell.EMPTY },
   });
   const out: OutgoingMessage = {
-    to: contractAddress(0, init),
+    to: contractAddressOf(init),
     value: 0n,
     bounce: true,
     body,
@@ -142,7 +143,7 @@ function burnChecks(
   // `msg_value > 6·fwd_fee`: the devnet's forward fee is the flat FORWARD_FEE.
   if (!(msg.value > required && msg.value > 6n * FORWARD_FEE)) fail(V1_THROW.insufficientGas);
   if (b.from === null) return fail(V1_THROW.invalidCaller, "burn from addr_none");
-  const wallet = contractAddress(0, lpWalletInit(b.from, ctx.address, state.lpWalletCode));
+  const wallet = contractAddressOf(lpWalletInit(b.from, ctx.address, state.lpWalletCode));
   if (!wallet.equals(msg.source)) fail(V1_THROW.invalidCaller, "not the owner's LP wallet");
   if (b.amount <= 0n) fail(V1_THROW.zeroOutput);
   // More than the supply would drive the reserves negative, which store_coins rejects.

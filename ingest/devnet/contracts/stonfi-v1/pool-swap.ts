@@ -3,7 +3,7 @@
  * The math and the acceptance rules are dex/amm's `swap` (v1 constant product, strict `out > min_out`); this
  * file only turns its result into `pay_to` messages and ground-truth events.
  */
-import { type Address, contractAddress } from "@ton/core";
+import type { Address } from "@ton/core";
 import { type PoolState, poolState, type SwapResult, swap } from "../../../../dex/amm/index.ts";
 import {
   encodeStonfiV1AddLiquidity,
@@ -11,6 +11,7 @@ import {
   type StonfiV1Swap,
 } from "../../../../dex/codecs/index.ts";
 import { STONFI_EXIT_CODE } from "../../../../dex/exit-codes.ts";
+import { contractAddressOf } from "../../chain/memo.ts";
 import type { TruthEvent } from "../../chain/truth.ts";
 import {
   type ExecutionContext,
@@ -169,7 +170,7 @@ export function poolSwap(
 export function poolProvide(state: V1PoolState, ctx: ExecutionContext, p: StonfiV1ProvideLp): Result {
   if (p.owner === null) return fail(V1_THROW.cellUnderflow, "provide_lp owner is addr_none");
   const init = lpAccountInit(p.owner, ctx.address, state.lpAccountCode);
-  const lpAccount = contractAddress(0, init);
+  const lpAccount = contractAddressOf(init);
   const body = encodeStonfiV1AddLiquidity({
     kind: "stonfi.v1.add_liquidity",
     queryId: p.queryId,

@@ -3,10 +3,12 @@
  * dispatch by op and sender, and the get-methods with the exact stacks of §2.10. The operations live in
  * ./pool-swap.ts, ./pool-liquidity.ts and ./pool-admin.ts.
  */
-import { beginCell, contractAddress, type TupleItem } from "@ton/core";
+import { beginCell, type TupleItem } from "@ton/core";
 import { CURVES, isTvmExit, outputFees } from "../../../../dex/amm/index.ts";
 import { mulDiv } from "../../../../dex/amm/math.ts";
 import { type Decoded, decodeBody } from "../../../../dex/codecs/index.ts";
+import { beginFast } from "../../chain/cell-writer.ts";
+import { contractAddressOf } from "../../chain/memo.ts";
 import {
   type ContractHandler,
   ContractThrow,
@@ -35,7 +37,7 @@ import {
 } from "./pool-admin.ts";
 import { poolBurn, poolCbAddLiquidity, poolCbRefundMe } from "./pool-liquidity.ts";
 import { ammPool, poolProvide, poolSwap } from "./pool-swap.ts";
-import { lpAccountInit, lpWalletInit, poolDataCell, type V1PoolState } from "./storage.ts";
+import { lpAccountInit, lpWalletInit, poolDataCellWith, type V1PoolState } from "./storage.ts";
 
 type Result = HandlerResult<V1PoolState>;
 
@@ -145,7 +147,7 @@ const GET_METHODS: Record<string, GetMethod<V1PoolState>> = {
   get_expected_liquidity: getExpectedLiquidity,
   get_lp_account_address: (state, args, ctx): TupleItem[] => {
     const init = lpAccountInit(addressArg(args, 0), ctx.address, state.lpAccountCode);
-    return [addressItem(contractAddress(0, init))];
+    return [addressItem(contractAddressOf(init))];
   },
   get_jetton_data: (state, _args, ctx) => [
     intItem(state.totalSupply),
@@ -156,7 +158,7 @@ const GET_METHODS: Record<string, GetMethod<V1PoolState>> = {
   ],
   get_wallet_address: (state, args, ctx) => {
     const init = lpWalletInit(addressArg(args, 0), ctx.address, state.lpWalletCode);
-    return [addressItem(contractAddress(0, init))];
+    return [addressItem(contractAddressOf(init))];
   },
 };
 
@@ -167,6 +169,6 @@ export const v1PoolHandler: ContractHandler<V1PoolState> = {
     if (msg.bounced || isEmptyBody(msg.body)) return done(state);
     return receive(state, msg, ctx, decodeBody(msg.body, { dex: "v1" }));
   },
-  stateToCell: poolDataCell,
+  stateToCell: (state) => poolDataCellWith(beginFast, state),
   getMethods: GET_METHODS,
 };

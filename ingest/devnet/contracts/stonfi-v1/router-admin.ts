@@ -4,8 +4,9 @@
  * admin and code upgrades. The devnet has no set-code action, so a finalized code upgrade clears the
  * pending code without changing the handler.
  */
-import { type Address, beginCell, contractAddress } from "@ton/core";
+import { type Address, beginCell } from "@ton/core";
 import { type Decoded, encodeBody, encodeStonfiV1SetFeesPool } from "../../../../dex/codecs/index.ts";
+import { contractAddressOf } from "../../chain/memo.ts";
 import {
   type ExecutionContext,
   type HandlerResult,
@@ -27,7 +28,7 @@ const emptyCell = () => beginCell().endCell();
 
 function poolOf(state: V1RouterState, ctx: ExecutionContext, a: Address | null, b: Address | null): Address {
   if (a === null || b === null) return fail(V1_THROW.cellUnderflow, "pool wallet is addr_none");
-  return contractAddress(0, v1PoolInit({ ...state, address: ctx.address }, a, b));
+  return contractAddressOf(v1PoolInit({ ...state, address: ctx.address }, a, b));
 }
 
 const toPool = (to: Address, body: OutgoingMessage["body"]): OutgoingMessage => ({

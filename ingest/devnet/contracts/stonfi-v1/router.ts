@@ -4,7 +4,7 @@
  * `swap` / `provide_lp` payloads to the pool of (sender wallet, token_wallet1), refunds refused requests with
  * a jetton transfer carrying `transfer_bounce_*`, and executes the pools' `pay_to`. Admin calls: ./router-admin.ts.
  */
-import { type Address, type Cell, contractAddress } from "@ton/core";
+import type { Address, Cell } from "@ton/core";
 import {
   type Decoded,
   decodeBody,
@@ -17,7 +17,9 @@ import {
   type StonfiV1SwapPayload,
 } from "../../../../dex/codecs/index.ts";
 import { STONFI_EXIT_CODE } from "../../../../dex/exit-codes.ts";
+import { beginFast } from "../../chain/cell-writer.ts";
 import { FORWARD_FEE } from "../../chain/fees.ts";
+import { contractAddressOf } from "../../chain/memo.ts";
 import type { TruthEvent } from "../../chain/truth.ts";
 import {
   type ContractHandler,
@@ -41,7 +43,13 @@ import {
   V1_THROW,
 } from "./common.ts";
 import { routerAdminCall } from "./router-admin.ts";
-import { orderWallets, routerDataCell, tempUpgradeCell, type V1RouterState, v1PoolInit } from "./storage.ts";
+import {
+  orderWallets,
+  routerDataCellWith,
+  tempUpgradeCell,
+  type V1RouterState,
+  v1PoolInit,
+} from "./storage.ts";
 
 type Result = HandlerResult<V1RouterState>;
 type Notification = JettonTransferNotification;
@@ -113,7 +121,7 @@ function routeSwap(
   tokenWallet1: Address,
   p: StonfiV1SwapPayload,
 ): OutgoingMessage {
-  const pool = contractAddress(0, poolInitOf(state, ctx, msg.source, tokenWallet1));
+  const pool = contractAddressOf(poolInitOf(state, ctx, msg.source, tokenWallet1));
   const body = encodeStonfiV1Swap({
     kind: "stonfi.v1.swap",
     queryId: n.queryId,
@@ -150,7 +158,7 @@ function routeProvide(
   });
   // With the pool's StateInit: the first deposit deploys the pool (§2.5).
   return {
-    to: contractAddress(0, init),
+    to: contractAddressOf(init),
     value: 0n,
     bounce: true,
     body,
@@ -199,7 +207,7 @@ function payTo(state: V1RouterState, msg: InboundInternal, ctx: ExecutionContext
   const required = gasFee(PAY_TO_GAS);
   if (msg.value <= required) fail(V1_THROW.insufficientGas);
   if (p.token0 === null || p.token1 === null) return fail(V1_THROW.invalidCaller, "pay_to names addr_none");
-  const pool = contractAddress(0, poolInitOf(state, ctx, p.token0, p.token1));
+  const pool = contractAddressOf(poolInitOf(state, ctx, p.token0, p.token1));
   if (!pool.equals(msg.source)) fail(V1_THROW.invalidCaller, "pay_to not from a pool of this router");
   const both = p.amount0Out > 0n && p.amount1Out > 0n;
   const value = both ? (msg.value - required) / 2n : 0n; // floor: both sides get the same half
@@ -231,14 +239,14 @@ export const v1RouterHandler: ContractHandler<V1RouterState> = {
     if (msg.bounced || isEmptyBody(msg.body)) return done(state);
     return receive(state, msg, ctx, decodeBody(msg.body, { dex: "v1" }));
   },
-  stateToCell: routerDataCell,
+  stateToCell: (state) => routerDataCellWith(beginFast, state),
   getMethods: {
     get_pool_address(state, args, ctx) {
       const a = addressArg(args, 0);
       const b = addressArg(args, 1);
       if (a.equals(b)) fail(V1_THROW.wrongAddress);
       if (a.workChain !== 0 || b.workChain !== 0) fail(V1_THROW.wrongWorkchain);
-      return [addressItem(contractAddress(0, poolInitOf(state, ctx, a, b)))];
+      return [addressItem(contractAddressOf(poolInitOf(state, ctx, a, b)))];
     },
     get_router_data: (state) => [
       intItem(state.isLocked ? -1n : 0n),

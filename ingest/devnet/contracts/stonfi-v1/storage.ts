@@ -4,7 +4,9 @@
  * contracts need; the code cells are devnet markers (../../chain/registry.ts), also stored in the router's
  * and pool's data where the real contracts keep `pool_code`, `lp_wallet_code` and `lp_account_code`.
  */
-import { Address, beginCell, type Cell, contractAddress, type StateInit } from "@ton/core";
+import { Address, beginCell, type Cell, type StateInit } from "@ton/core";
+import type { Begin } from "../../chain/cell-writer.ts";
+import { addressCellHash, addressKey, cached, cellKey, contractAddressOf } from "../../chain/memo.ts";
 import { markerCode } from "../../chain/registry.ts";
 
 export const V1_ROUTER_CODE = markerCode("stonfi-v1/router");
@@ -74,8 +76,9 @@ export function tempUpgradeCell(u: V1TempUpgrade): Cell {
 }
 
 /** `is_locked:uint1 admin:MsgAddress ^lp_wallet_code ^pool_code ^lp_account_code ^temp_upgrade`. */
-export function routerDataCell(s: V1RouterState): Cell {
-  return beginCell()
+export const routerDataCell = (s: V1RouterState): Cell => routerDataCellWith(beginCell, s);
+export function routerDataCellWith<C>(begin: Begin<C>, s: V1RouterState): C {
+  return begin()
     .storeBit(s.isLocked)
     .storeAddress(s.admin)
     .storeRef(s.lpWalletCode)
@@ -116,15 +119,16 @@ export function v1RouterInit({ admin }: { admin: Address }): StateInit {
 }
 
 /** Pool storage (§2.2): the same layout is the initial data the router derives the address from. */
-export function poolDataCell(p: V1PoolState): Cell {
-  const inner = beginCell()
+export const poolDataCell = (p: V1PoolState): Cell => poolDataCellWith(beginCell, p);
+export function poolDataCellWith<C>(begin: Begin<C>, p: V1PoolState): C {
+  const inner = begin()
     .storeCoins(p.collected0)
     .storeCoins(p.collected1)
     .storeAddress(p.protocolFeeAddress)
     .storeCoins(p.reserve0)
     .storeCoins(p.reserve1)
     .endCell();
-  return beginCell()
+  return begin()
     .storeAddress(p.router)
     .storeUint(p.lpFee, 8)
     .storeUint(p.protocolFee, 8)
@@ -164,12 +168,21 @@ export function parsePoolData(data: Cell): V1PoolState {
 
 /** §1.2: the wallet whose serialised address cell has the larger hash is token0. */
 export function orderWallets(a: Address, b: Address): [token0: Address, token1: Address] {
-  const h = (x: Address) => BigInt(`0x${beginCell().storeAddress(x).endCell().hash().toString("hex")}`);
-  return h(a) > h(b) ? [a, b] : [b, a];
+  // Unsigned big-endian comparison of the two 32-byte hashes.
+  return Buffer.compare(addressCellHash(a), addressCellHash(b)) > 0 ? [a, b] : [b, a];
 }
+
+/** StateInits are memoised by their inputs (code cells by hash): routers and pools derive them per message. */
+const inits = new Map<string, StateInit>();
 
 /** The StateInit the router sends with `provide_lp` (§2.2, §2.5): default fees, empty reserves. */
 export function v1PoolInit(router: RouterCodes & { address: Address }, a: Address, b: Address): StateInit {
+  const codes = cellKey(router.poolCode) + cellKey(router.lpWalletCode) + cellKey(router.lpAccountCode);
+  const key = `pool${codes}${addressKey(router.address)}${addressKey(a)}${addressKey(b)}`;
+  return cached(inits, key, () => buildPoolInit(router, a, b));
+}
+
+function buildPoolInit(router: RouterCodes & { address: Address }, a: Address, b: Address): StateInit {
   const [token0, token1] = orderWallets(a, b);
   const data = poolDataCell({
     router: router.address,
@@ -198,11 +211,12 @@ const DEVNET_CODES: RouterCodes = {
 
 /** Pool address of a devnet v1 router for two of its jetton wallets, in either order. */
 export function v1PoolAddress(router: Address, walletA: Address, walletB: Address): Address {
-  return contractAddress(0, v1PoolInit({ ...DEVNET_CODES, address: router }, walletA, walletB));
+  return contractAddressOf(v1PoolInit({ ...DEVNET_CODES, address: router }, walletA, walletB));
 }
 
-export function lpAccountDataCell(a: V1LpAccountState): Cell {
-  return beginCell()
+export const lpAccountDataCell = (a: V1LpAccountState): Cell => lpAccountDataCellWith(beginCell, a);
+export function lpAccountDataCellWith<C>(begin: Begin<C>, a: V1LpAccountState): C {
+  return begin()
     .storeAddress(a.user)
     .storeAddress(a.pool)
     .storeCoins(a.amount0)
@@ -217,11 +231,15 @@ export function parseLpAccountData(data: Cell): V1LpAccountState {
 
 /** LpAccount of `user` in `pool`: code = the pool's `lp_account_code`, amounts 0 (§2.2). */
 export function lpAccountInit(user: Address, pool: Address, code: Cell): StateInit {
-  return { code, data: lpAccountDataCell({ user, pool, amount0: 0n, amount1: 0n }) };
+  return cached(inits, `lpAccount${cellKey(code)}${addressKey(user)}${addressKey(pool)}`, () => ({
+    code,
+    data: lpAccountDataCell({ user, pool, amount0: 0n, amount1: 0n }),
+  }));
 }
 
-export function lpWalletDataCell(w: V1LpWalletState): Cell {
-  return beginCell()
+export const lpWalletDataCell = (w: V1LpWalletState): Cell => lpWalletDataCellWith(beginCell, w);
+export function lpWalletDataCellWith<C>(begin: Begin<C>, w: V1LpWalletState): C {
+  return begin()
     .storeCoins(w.balance)
     .storeAddress(w.owner)
     .storeAddress(w.pool)
@@ -241,7 +259,10 @@ export function parseLpWalletData(data: Cell): V1LpWalletState {
 
 /** LP wallet of `owner` (null = addr_none) for the LP minter `pool`: balance 0 (§2.2). */
 export function lpWalletInit(owner: Address | null, pool: Address, code: Cell): StateInit {
-  return { code, data: lpWalletDataCell({ balance: 0n, owner, pool, walletCode: code }) };
+  return cached(inits, `lpWallet${cellKey(code)}${addressKey(owner)}${addressKey(pool)}`, () => ({
+    code,
+    data: lpWalletDataCell({ balance: 0n, owner, pool, walletCode: code }),
+  }));
 }
 
-export const addressOf = (init: StateInit): Address => contractAddress(0, init);
+export const addressOf = (init: StateInit): Address => contractAddressOf(init);

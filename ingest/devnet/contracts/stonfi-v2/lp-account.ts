@@ -14,6 +14,7 @@ import {
   encodeStonfiV2CbRefundMe,
   STONFI_V2_OP,
 } from "../../../../dex/codecs/index.ts";
+import { beginFast } from "../../chain/cell-writer.ts";
 import { COMPUTE_FEE, FORWARD_FEE } from "../../chain/fees.ts";
 import {
   type ContractHandler,
@@ -26,7 +27,7 @@ import {
 } from "../../chain/types.ts";
 import { ACCOUNT_GONE, DIRECT_ADD_MIN, LP_ACCOUNT_KEEP, REFUND_ME_MIN, V2_ERROR } from "./constants.ts";
 import { carry, excesses, isStdWc0, message, parseOr9, stackAddress, stackInt } from "./messages.ts";
-import { lpAccountDataCell, type V2LpAccountState } from "./storage.ts";
+import { lpAccountDataCellWith, type V2LpAccountState } from "./storage.ts";
 
 type Result = HandlerResult<V2LpAccountState>;
 
@@ -143,7 +144,7 @@ function receiveInternal(state: V2LpAccountState, msg: InboundInternal, ctx: Exe
 export const v2LpAccountHandler: ContractHandler<V2LpAccountState> = {
   kind: "stonfi-v2/lp_account",
   receiveInternal,
-  stateToCell: lpAccountDataCell,
+  stateToCell: (state) => lpAccountDataCellWith(beginFast, state),
   getMethods: {
     get_lp_account_data: (s) => {
       if (s.destroyed) throw new ContractThrow(ACCOUNT_GONE);

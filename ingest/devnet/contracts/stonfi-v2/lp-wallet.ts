@@ -4,7 +4,7 @@
  * and turns `burn` into the pool's `burn_notification_ext`. A bounced outgoing transfer or burn
  * notification restores the balance. Exit codes 705–709 as the v2 LP wallet (§3.3).
  */
-import { type Address, contractAddress } from "@ton/core";
+import type { Address } from "@ton/core";
 import {
   decodeJettonBurn,
   decodeJettonInternalTransfer,
@@ -15,7 +15,9 @@ import {
   JETTON_OP,
   STONFI_V2_OP,
 } from "../../../../dex/codecs/index.ts";
+import { beginFast } from "../../chain/cell-writer.ts";
 import { COMPUTE_FEE, FORWARD_FEE } from "../../chain/fees.ts";
+import { contractAddressOf } from "../../chain/memo.ts";
 import {
   type ContractHandler,
   ContractThrow,
@@ -27,7 +29,7 @@ import {
 } from "../../chain/types.ts";
 import { LP_WALLET_ERROR as E, LP_BURN_MIN, V2_ERROR, V2_LP_WALLET_CODE } from "./constants.ts";
 import { carry, excesses, message, parseOr9, stackAddress, stackCell, stackInt } from "./messages.ts";
-import { lpWalletDataCell, type V2LpWalletState, v2LpWalletAddress, v2LpWalletInit } from "./storage.ts";
+import { lpWalletDataCellWith, type V2LpWalletState, v2LpWalletAddress, v2LpWalletInit } from "./storage.ts";
 
 type Result = HandlerResult<V2LpWalletState>;
 
@@ -86,7 +88,7 @@ function onTransfer(state: V2LpWalletState, msg: InboundInternal): Result {
     forwardPayload: b.forwardPayload,
   });
   const next = { ...state, balance: state.balance - b.amount };
-  return { exitCode: 0, state: next, outMessages: [carry(contractAddress(0, init), body, { init })] };
+  return { exitCode: 0, state: next, outMessages: [carry(contractAddressOf(init), body, { init })] };
 }
 
 function onBurn(state: V2LpWalletState, msg: InboundInternal): Result {
@@ -140,7 +142,7 @@ function receiveInternal(state: V2LpWalletState, msg: InboundInternal, ctx: Exec
 export const v2LpWalletHandler: ContractHandler<V2LpWalletState> = {
   kind: "stonfi-v2/lp_wallet",
   receiveInternal,
-  stateToCell: lpWalletDataCell,
+  stateToCell: (state) => lpWalletDataCellWith(beginFast, state),
   getMethods: {
     get_wallet_data: (s) => [
       stackInt(s.balance),

@@ -11,6 +11,7 @@ import {
   encodeStonfiV2PayTo,
 } from "../../../../dex/codecs/index.ts";
 import { COMPUTE_FEE } from "../../chain/fees.ts";
+import { addressSliceCell } from "../../chain/memo.ts";
 import { ContractThrow, type OutgoingMessage, SendMode } from "../../chain/types.ts";
 import { V2_ERROR } from "./constants.ts";
 
@@ -113,7 +114,7 @@ export const stackInt = (value: bigint | number | boolean): TupleItem => ({
 });
 export const stackAddress = (a: Address | null): TupleItem => ({
   type: "slice",
-  cell: beginCell().storeAddress(a).endCell(),
+  cell: addressSliceCell(a),
 });
 export const stackString = (s: string): TupleItem => ({
   type: "slice",

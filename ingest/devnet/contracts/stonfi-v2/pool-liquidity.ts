@@ -5,7 +5,7 @@
  * wallet (with its StateInit), or hands the amounts back to the refund address's LpAccount when the mint
  * fails. Ground truth: `liquidity_provide` and `liquidity_mint` on this (the pool's) transaction.
  */
-import { type Address, beginCell, type Cell, contractAddress } from "@ton/core";
+import { type Address, beginCell, type Cell } from "@ton/core";
 import { provide as ammProvide } from "../../../../dex/amm/index.ts";
 import {
   decodeStonfiV2ProvideLpPayload,
@@ -16,6 +16,7 @@ import {
   type StonfiV2ProvideLpPayload,
 } from "../../../../dex/codecs/index.ts";
 import { STONFI_EXIT_CODE } from "../../../../dex/exit-codes.ts";
+import { contractAddressOf } from "../../chain/memo.ts";
 import type { TruthEvent } from "../../chain/truth.ts";
 import type { ExecutionContext, HandlerResult, InboundInternal } from "../../chain/types.ts";
 import { MINT_KEEP, V2_ERROR } from "./constants.ts";
@@ -123,7 +124,7 @@ export function poolProvide(
     refundAddress: p.refundAddress,
     excessAddress: p.excessesAddress,
   });
-  const lpAccount = contractAddress(0, init);
+  const lpAccount = contractAddressOf(init);
   const events = [provideEvent(state, ctx, b, { lpAccount, minLpOut: p.minLpOut, exitCode: null })];
   return { exitCode: 0, state, outMessages: [carry(lpAccount, body, { init })], events };
 }
@@ -164,7 +165,7 @@ function mintMessage(
       ? { inRef: true, payload: b.customPayload }
       : { inRef: false, payload: beginCell().endCell() },
   });
-  return carry(contractAddress(0, init), body, { init });
+  return carry(contractAddressOf(init), body, { init });
 }
 
 /** Failed mint: the amounts become a refundable balance of the refund address's LpAccount (§3.8). */
@@ -183,7 +184,7 @@ function mintFailedMessage(ctx: ExecutionContext, b: StonfiV2CbAddLiquidity, use
     refundAddress: null,
     excessAddress: b.excessAddress,
   });
-  return carry(contractAddress(0, init), body, { init });
+  return carry(contractAddressOf(init), body, { init });
 }
 
 export function poolCbAddLiquidity(

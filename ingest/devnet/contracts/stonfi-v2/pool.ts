@@ -13,6 +13,7 @@ import {
   decodeStonfiV2Swap,
   STONFI_V2_OP,
 } from "../../../../dex/codecs/index.ts";
+import { beginFast } from "../../chain/cell-writer.ts";
 import {
   type ContractHandler,
   ContractThrow,
@@ -27,7 +28,7 @@ import { poolSetFees, poolSetParams, poolSetRate, poolUpdateStatus } from "./poo
 import { poolCbAddLiquidity, poolProvide } from "./pool-liquidity.ts";
 import { poolSwap } from "./pool-swap.ts";
 import { poolBurn, poolCbRefundMe, poolCollectFees } from "./pool-withdraw.ts";
-import { poolDataCell, type V2PoolState, v2LpAccountAddress, v2LpWalletAddress } from "./storage.ts";
+import { poolDataCellWith, type V2PoolState, v2LpAccountAddress, v2LpWalletAddress } from "./storage.ts";
 
 type Result = HandlerResult<V2PoolState>;
 type Handler = (state: V2PoolState, msg: InboundInternal, ctx: ExecutionContext) => Result;
@@ -116,6 +117,6 @@ const getMethods: Readonly<Record<string, GetMethod<V2PoolState>>> = {
 export const v2PoolHandler: ContractHandler<V2PoolState> = {
   kind: "stonfi-v2/pool",
   receiveInternal,
-  stateToCell: poolDataCell,
+  stateToCell: (state) => poolDataCellWith(beginFast, state),
   getMethods,
 };

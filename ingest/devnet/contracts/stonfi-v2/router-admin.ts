@@ -5,7 +5,7 @@
  * carries the pool StateInit, so an admin can configure a pool before its first deposit. Also the body
  * builders an admin wallet (or the market simulator) sends.
  */
-import { type Address, type Cell, contractAddress } from "@ton/core";
+import type { Address, Cell } from "@ton/core";
 import {
   decodeStonfiV2SetFees,
   decodeStonfiV2SetParams,
@@ -19,6 +19,7 @@ import {
   type PoolParams,
   STONFI_V2_OP,
 } from "../../../../dex/codecs/index.ts";
+import { contractAddressOf } from "../../chain/memo.ts";
 import {
   ContractThrow,
   type ExecutionContext,
@@ -41,7 +42,7 @@ function toPool(
   if (w0 === null || w1 === null) throw new ContractThrow(V2_ERROR.cell_underflow);
   if (w0.equals(w1)) throw new ContractThrow(V2_ERROR.wrong_address);
   const init = v2PoolInit(ctx.address, w0, w1, state.type);
-  return carry(contractAddress(0, init), body, { init });
+  return carry(contractAddressOf(init), body, { init });
 }
 
 function setFees(state: V2RouterState, msg: InboundInternal, ctx: ExecutionContext): Result {

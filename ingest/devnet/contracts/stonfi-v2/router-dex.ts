@@ -4,9 +4,10 @@
  * to the pool, always with the pool's StateInit (§3.2). Used for a `transfer_notification` from one of the
  * router's wallets (§3.4) and for the next hop of a cross_swap chain (§3.6).
  */
-import { type Address, type Cell, contractAddress } from "@ton/core";
+import type { Address, Cell } from "@ton/core";
 import { encodeStonfiV2ProvideLp, encodeStonfiV2Swap, STONFI_V2_OP } from "../../../../dex/codecs/index.ts";
 import { STONFI_EXIT_CODE } from "../../../../dex/exit-codes.ts";
+import { contractAddressOf } from "../../chain/memo.ts";
 import type { TruthEvent } from "../../chain/truth.ts";
 import { ContractThrow, type ExecutionContext, type HandlerResult } from "../../chain/types.ts";
 import { provideGasMin, swapGasMin, V2_ERROR } from "./constants.ts";
@@ -115,7 +116,7 @@ function forward(req: RouteRequest, head: Head, payload: Cell) {
   const body = isSwapOp(head.op)
     ? encodeStonfiV2Swap({ kind: "stonfi.v2.swap", ...common })
     : encodeStonfiV2ProvideLp({ kind: "stonfi.v2.provide_lp", ...common });
-  return carry(contractAddress(0, init), body, { init });
+  return carry(contractAddressOf(init), body, { init });
 }
 
 export function routeDexMessage(req: RouteRequest): HandlerResult<V2RouterState> {

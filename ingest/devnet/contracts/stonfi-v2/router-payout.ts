@@ -5,7 +5,7 @@
  * `vault_pay_to` pays a withdrawn referral balance to the vault's owner. The router ignores `exit_code`
  * (§8.11) and accepts each request only from the contract it can derive (82 otherwise).
  */
-import { type Address, type Cell, contractAddress } from "@ton/core";
+import type { Address, Cell } from "@ton/core";
 import {
   decodeStonfiV2PayTo,
   decodeStonfiV2PayVault,
@@ -13,6 +13,7 @@ import {
   encodeStonfiV2VaultDepositRefFee,
   STONFI_V2_OP,
 } from "../../../../dex/codecs/index.ts";
+import { contractAddressOf } from "../../chain/memo.ts";
 import {
   ContractThrow,
   type ExecutionContext,
@@ -98,7 +99,7 @@ export function onPayVault(
     amount: p.amount0Out + p.amount1Out,
     excessesAddress: p.excessesAddress,
   });
-  return { exitCode: 0, state, outMessages: [carry(contractAddress(0, init), body, { init })] };
+  return { exitCode: 0, state, outMessages: [carry(contractAddressOf(init), body, { init })] };
 }
 
 export function onVaultPayTo(

@@ -6,6 +6,7 @@
  */
 import { type Address, beginCell, type Cell, type TupleItem } from "@ton/core";
 import { JETTON_OP, STONFI_V2_OP, STONFI_V2_VAULT_OP } from "../../../../dex/codecs/index.ts";
+import { beginFast } from "../../chain/cell-writer.ts";
 import {
   type ContractHandler,
   ContractThrow,
@@ -20,7 +21,7 @@ import { adminOp } from "./router-admin.ts";
 import { routeDexMessage } from "./router-dex.ts";
 import { onPayTo, onPayVault, onVaultPayTo } from "./router-payout.ts";
 import {
-  routerDataCell,
+  routerDataCellWith,
   TEMP_UPGRADE_CELL,
   type V2RouterState,
   v2PoolAddress,
@@ -108,6 +109,6 @@ const getMethods: Readonly<Record<string, GetMethod<V2RouterState>>> = {
 export const v2RouterHandler: ContractHandler<V2RouterState> = {
   kind: "stonfi-v2/router",
   receiveInternal,
-  stateToCell: routerDataCell,
+  stateToCell: (state) => routerDataCellWith(beginFast, state),
   getMethods,
 };

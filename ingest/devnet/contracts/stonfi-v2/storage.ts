@@ -4,7 +4,9 @@
  * router wallet whose address cell hash is larger). Code references kept in the data are the devnet
  * marker cells of ./constants.ts, so every address derives exactly as the real contract derives it.
  */
-import { type Address, beginCell, type Cell, contractAddress, type Slice, type StateInit } from "@ton/core";
+import { type Address, beginCell, type Cell, type Slice, type StateInit } from "@ton/core";
+import type { Begin } from "../../chain/cell-writer.ts";
+import { addressCellHash, addressKey, cached, contractAddressOf } from "../../chain/memo.ts";
 import {
   DEFAULT_LP_FEE,
   DEFAULT_PROTOCOL_FEE,
@@ -19,13 +21,16 @@ import type { V2LpAccountState, V2LpWalletState, V2PoolState, V2RouterState, V2V
 
 export type { V2LpAccountState, V2LpWalletState, V2PoolState, V2RouterState, V2VaultState } from "./state.ts";
 
-const addressCellHash = (a: Address): bigint =>
-  BigInt(`0x${beginCell().storeAddress(a).endCell().hash().toString("hex")}`);
-
-/** §1.2: the wallet whose serialized address has the larger cell hash is token0. */
+/**
+ * §1.2: the wallet whose serialized address has the larger cell hash is token0 (hashes compared as unsigned
+ * big-endian 256-bit integers, which is what comparing the 32-byte buffers does).
+ */
 export function sortTokens(a: Address, b: Address): [token0: Address, token1: Address] {
-  return addressCellHash(a) > addressCellHash(b) ? [a, b] : [b, a];
+  return Buffer.compare(addressCellHash(a), addressCellHash(b)) > 0 ? [a, b] : [b, a];
 }
+
+/** StateInits are memoised by their inputs: routers and pools derive them on every swap and provide. */
+const inits = new Map<string, StateInit>();
 
 /** Router data: `is_locked admin ^temp_upgrade ^[id ^lp_wallet ^pool ^lp_account ^vault] ^upgrade_pool_code`. */
 /** `temp_upgrade` of a router with no pending upgrade: zero timers, no pending admin, empty code cells. */
@@ -39,20 +44,21 @@ export const TEMP_UPGRADE_CELL: Cell = beginCell()
   .endCell();
 
 /** Router data: `is_locked admin ^temp_upgrade ^[id ^lp_wallet ^pool ^lp_account ^vault] ^upgrade_pool_code`. */
-export function routerDataCell(s: V2RouterState): Cell {
-  const statics = beginCell()
+export const routerDataCell = (s: V2RouterState): Cell => routerDataCellWith(beginCell, s);
+export function routerDataCellWith<C>(begin: Begin<C>, s: V2RouterState): C {
+  const statics = begin()
     .storeUint(s.id, 64)
     .storeRef(V2_LP_WALLET_CODE)
     .storeRef(V2_POOL_CODE[s.type])
     .storeRef(V2_LP_ACCOUNT_CODE)
     .storeRef(V2_VAULT_CODE)
     .endCell();
-  return beginCell()
+  return begin()
     .storeBit(s.isLocked)
     .storeAddress(s.admin)
     .storeRef(TEMP_UPGRADE_CELL)
     .storeRef(statics)
-    .storeRef(beginCell().endCell())
+    .storeRef(begin().endCell())
     .endCell();
 }
 
@@ -99,8 +105,9 @@ export function initialPoolState(
 }
 
 /** Pool data in the storage layout of §3.2, with the type-specific fields after the fees. */
-export function poolDataCell(p: V2PoolState): Cell {
-  const b = beginCell()
+export const poolDataCell = (p: V2PoolState): Cell => poolDataCellWith(beginCell, p);
+export function poolDataCellWith<C>(begin: Begin<C>, p: V2PoolState): C {
+  const b = begin()
     .storeBit(p.isLocked)
     .storeCoins(p.reserve0)
     .storeCoins(p.reserve1)
@@ -114,7 +121,7 @@ export function poolDataCell(p: V2PoolState): Cell {
   if (p.type === "weighted_const_product") b.storeUint(p.w0, 64);
   if (p.type === "weighted_stableswap") {
     b.storeRef(
-      beginCell()
+      begin()
         .storeUint(p.amp, 128)
         .storeUint(p.rate, 128)
         .storeUint(p.w0, 128)
@@ -122,7 +129,7 @@ export function poolDataCell(p: V2PoolState): Cell {
         .endCell(),
     );
   }
-  const statics = beginCell()
+  const statics = begin()
     .storeAddress(p.router)
     .storeAddress(p.token0)
     .storeAddress(p.token1)
@@ -171,7 +178,14 @@ export function v2PoolInit(
   walletB: Address,
   type: V2RouterType,
 ): StateInit {
-  return { code: V2_POOL_CODE[type], data: poolDataCell(initialPoolState(type, router, walletA, walletB)) };
+  return cached(
+    inits,
+    `pool${type}${addressKey(router)}${addressKey(walletA)}${addressKey(walletB)}`,
+    () => ({
+      code: V2_POOL_CODE[type],
+      data: poolDataCell(initialPoolState(type, router, walletA, walletB)),
+    }),
+  );
 }
 
 /** The pool of (walletA, walletB) in any order, as the router's `get_pool_address` derives it. */
@@ -181,11 +195,16 @@ export function v2PoolAddress(
   walletB: Address,
   type: V2RouterType,
 ): Address {
-  return contractAddress(0, v2PoolInit(router, walletA, walletB, type));
+  return contractAddressOf(v2PoolInit(router, walletA, walletB, type));
 }
 
-export function lpAccountDataCell(s: Pick<V2LpAccountState, "user" | "pool" | "amount0" | "amount1">): Cell {
-  return beginCell()
+export const lpAccountDataCell = (s: Pick<V2LpAccountState, "user" | "pool" | "amount0" | "amount1">): Cell =>
+  lpAccountDataCellWith(beginCell, s);
+export function lpAccountDataCellWith<C>(
+  begin: Begin<C>,
+  s: Pick<V2LpAccountState, "user" | "pool" | "amount0" | "amount1">,
+): C {
+  return begin()
     .storeAddress(s.user)
     .storeAddress(s.pool)
     .storeCoins(s.amount0)
@@ -201,14 +220,18 @@ export function parseLpAccountData(data: Cell): V2LpAccountState {
 }
 
 export function v2LpAccountInit(user: Address, pool: Address): StateInit {
-  return { code: V2_LP_ACCOUNT_CODE, data: lpAccountDataCell({ user, pool, amount0: 0n, amount1: 0n }) };
+  return cached(inits, `lpAccount${addressKey(user)}${addressKey(pool)}`, () => ({
+    code: V2_LP_ACCOUNT_CODE,
+    data: lpAccountDataCell({ user, pool, amount0: 0n, amount1: 0n }),
+  }));
 }
 
 export const v2LpAccountAddress = (user: Address, pool: Address): Address =>
-  contractAddress(0, v2LpAccountInit(user, pool));
+  contractAddressOf(v2LpAccountInit(user, pool));
 
-export function lpWalletDataCell(s: V2LpWalletState): Cell {
-  return beginCell()
+export const lpWalletDataCell = (s: V2LpWalletState): Cell => lpWalletDataCellWith(beginCell, s);
+export function lpWalletDataCellWith<C>(begin: Begin<C>, s: V2LpWalletState): C {
+  return begin()
     .storeCoins(s.balance)
     .storeAddress(s.owner)
     .storeAddress(s.pool)
@@ -222,14 +245,22 @@ export function parseLpWalletData(data: Cell): V2LpWalletState {
 }
 
 export function v2LpWalletInit(owner: Address, pool: Address): StateInit {
-  return { code: V2_LP_WALLET_CODE, data: lpWalletDataCell({ balance: 0n, owner, pool }) };
+  return cached(inits, `lpWallet${addressKey(owner)}${addressKey(pool)}`, () => ({
+    code: V2_LP_WALLET_CODE,
+    data: lpWalletDataCell({ balance: 0n, owner, pool }),
+  }));
 }
 
 export const v2LpWalletAddress = (owner: Address, pool: Address): Address =>
-  contractAddress(0, v2LpWalletInit(owner, pool));
+  contractAddressOf(v2LpWalletInit(owner, pool));
 
-export function vaultDataCell(s: Pick<V2VaultState, "owner" | "token" | "router" | "deposited">): Cell {
-  return beginCell()
+export const vaultDataCell = (s: Pick<V2VaultState, "owner" | "token" | "router" | "deposited">): Cell =>
+  vaultDataCellWith(beginCell, s);
+export function vaultDataCellWith<C>(
+  begin: Begin<C>,
+  s: Pick<V2VaultState, "owner" | "token" | "router" | "deposited">,
+): C {
+  return begin()
     .storeAddress(s.owner)
     .storeAddress(s.token)
     .storeAddress(s.router)
@@ -247,8 +278,11 @@ export function parseVaultData(data: Cell): V2VaultState {
 
 /** Vault of (owner = referrer, token = the router's jetton wallet of the fee token) on `router` (§3.2). */
 export function v2VaultInit(router: Address, owner: Address, tokenWallet: Address): StateInit {
-  return { code: V2_VAULT_CODE, data: vaultDataCell({ owner, token: tokenWallet, router, deposited: 0n }) };
+  return cached(inits, `vault${addressKey(router)}${addressKey(owner)}${addressKey(tokenWallet)}`, () => ({
+    code: V2_VAULT_CODE,
+    data: vaultDataCell({ owner, token: tokenWallet, router, deposited: 0n }),
+  }));
 }
 
 export const v2VaultAddress = (router: Address, owner: Address, tokenWallet: Address): Address =>
-  contractAddress(0, v2VaultInit(router, owner, tokenWallet));
+  contractAddressOf(v2VaultInit(router, owner, tokenWallet));

@@ -11,6 +11,7 @@ import {
   encodeStonfiV2VaultPayTo,
   STONFI_V2_VAULT_OP,
 } from "../../../../dex/codecs/index.ts";
+import { beginFast } from "../../chain/cell-writer.ts";
 import {
   type ContractHandler,
   ContractThrow,
@@ -21,7 +22,7 @@ import {
 } from "../../chain/types.ts";
 import { ACCOUNT_GONE, V2_ERROR, WITHDRAW_MIN } from "./constants.ts";
 import { excesses, message, parseOr9, stackAddress, stackInt } from "./messages.ts";
-import { type V2VaultState, vaultDataCell } from "./storage.ts";
+import { type V2VaultState, vaultDataCellWith } from "./storage.ts";
 
 type Result = HandlerResult<V2VaultState>;
 
@@ -81,7 +82,7 @@ function receiveInternal(state: V2VaultState, msg: InboundInternal, ctx: Executi
 export const v2VaultHandler: ContractHandler<V2VaultState> = {
   kind: "stonfi-v2/vault",
   receiveInternal,
-  stateToCell: vaultDataCell,
+  stateToCell: (state) => vaultDataCellWith(beginFast, state),
   getMethods: {
     get_vault_data: (s) => {
       if (s.destroyed) throw new ContractThrow(ACCOUNT_GONE);

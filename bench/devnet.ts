@@ -1,0 +1,159 @@
+/**
+ * Devnet throughput: transactions generated per second on one core, (a) by the full seeded market after its
+ * bootstrap and (b) by the bare chain core running a trivial echo contract, each next to a baseline measured
+ * in the same run (building and hashing a small @ton/core cell, the unit of work the devnet does most).
+ * Target: ≥ 20,000 tx/s for both. The work is deterministic (seed 1; fixed echo traffic) and includes what a
+ * user of the devnet pays for too: the market's SDK calls and get-methods, the wallet externals' bodies.
+ * Each figure is the best of 3 consecutive rounds, so a busy machine skews it less.
+ *
+ * Run alone: `node --import tsx bench/devnet.ts`; bench/run.ts imports `runDevnetBench`.
+ */
+import { pathToFileURL } from "node:url";
+import { beginCell, Cell, contractAddress, type StateInit } from "@ton/core";
+import { Chain } from "../ingest/devnet/chain/chain.ts";
+import { useNativeSha256 } from "../ingest/devnet/chain/native-sha256.ts";
+import { CodeRegistry, markerCode } from "../ingest/devnet/chain/registry.ts";
+import { type ContractHandler, instantiate, SendMode } from "../ingest/devnet/chain/types.ts";
+import { registerWallet, walletInit, walletTransferBody } from "../ingest/devnet/chain/wallet.ts";
+import { Devnet } from "../ingest/devnet/devnet.ts";
+import { fmt, measure, type Rate } from "./harness.ts";
+
+const TON = 1_000_000_000n;
+const TARGET_TX_PER_SECOND = 20_000;
+
+type Run = { transactions: number; seconds: number };
+
+/**
+ * Runs `block()` `warmup` times untimed, then `rounds` timed rounds of `blocks` blocks each (the next
+ * blocks of the same deterministic run); returns the fastest round, so a busy machine skews it less.
+ */
+async function timeBlocks(
+  block: () => Promise<number> | number,
+  warmup: number,
+  blocks: number,
+  rounds = 3,
+): Promise<Run> {
+  for (let i = 0; i < warmup; i++) await block();
+  let best: Run | null = null;
+  for (let round = 0; round < rounds; round++) {
+    let transactions = 0;
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < blocks; i++) transactions += await block();
+    const run = { transactions, seconds: Number(process.hrtime.bigint() - start) / 1e9 };
+    if (best === null || run.transactions / run.seconds > best.transactions / best.seconds) best = run;
+  }
+  return best!;
+}
+
+/** The full market of seed 1: bootstrap untimed (mints, pool parameters, first liquidity), then the market. */
+export async function marketRun(blocks: number): Promise<Run> {
+  const devnet = new Devnet({ seed: 1 });
+  while (devnet.market === null) await devnet.nextBlock();
+  return timeBlocks(async () => (await devnet.nextBlock()).transactions.length, 5, blocks);
+}
+
+type EchoState = { count: number };
+
+/** Sends every message back to its sender with the inbound value (mode 64). */
+const echo: ContractHandler<EchoState> = {
+  kind: "bench-echo",
+  receiveInternal(state, msg) {
+    if (msg.bounced) return { exitCode: 0, outMessages: [], state };
+    const reply = {
+      to: msg.source,
+      value: 0n,
+      bounce: false,
+      body: msg.body,
+      mode: SendMode.CARRY_INBOUND_VALUE,
+    };
+    return { exitCode: 0, outMessages: [reply], state: { count: state.count + 1 } };
+  },
+  stateToCell: (s) => beginCell().storeUint(s.count, 32).endCell(),
+};
+const ECHO_CODE = markerCode("bench-echo");
+
+/**
+ * The chain core alone: each block, `wallets` wallets send one external with 4 transfers to echo
+ * contracts (distinct bodies), so a steady block holds the externals, the echoes and the replies.
+ */
+export function bareChainRun(blocks: number, wallets = 32, echoes = 16, rounds = 3): Promise<Run> {
+  const registry = registerWallet(new CodeRegistry()).register(ECHO_CODE, ({ data }) =>
+    instantiate(echo, { count: data!.beginParse().loadUint(32) }),
+  );
+  const chain = new Chain({ registry });
+  const senders = Array.from({ length: wallets }, (_, i) => ({
+    address: chain.deployGenesis(walletInit(BigInt(i + 1)), 10n ** 6n * TON),
+    seqno: 0,
+  }));
+  const targets = Array.from({ length: echoes }, (_, i) => {
+    const init: StateInit = { code: ECHO_CODE, data: beginCell().storeUint(i, 32).endCell() };
+    chain.deployGenesis(init, TON);
+    return contractAddress(0, init);
+  });
+  let query = 0n;
+  const block = () => {
+    for (const sender of senders) {
+      const transfers = [0, 1, 2, 3].map(() => {
+        query++;
+        const body = beginCell()
+          .storeUint(0x12345678, 32)
+          .storeUint(query, 64)
+          .storeRef(Cell.EMPTY)
+          .endCell();
+        return { to: targets[Number(query % BigInt(echoes))]!, value: TON / 10n, body };
+      });
+      chain.sendExternal(sender.address, walletTransferBody(sender.seqno++, chain.utime + 600, transfers));
+    }
+    return chain.produceBlock().transactions.length;
+  };
+  return timeBlocks(block, 5, blocks, rounds);
+}
+
+export type DevnetBench = {
+  baseline: Rate;
+  runs: (Rate & { transactions: number; target: number })[];
+};
+
+export async function runDevnetBench(
+  options: { marketBlocks?: number; chainBlocks?: number } = {},
+): Promise<DevnetBench> {
+  useNativeSha256();
+  const leaf = beginCell().storeUint(1, 8).endCell();
+  // Best of 3 short rounds, like the devnet figures, so one slow second does not skew every ratio.
+  const baselines = [0, 1, 2].map(() =>
+    measure(
+      "cell build + hash",
+      (i) => beginCell().storeUint(i, 64).storeUint(0xdeadbeef, 32).storeRef(leaf).endCell().hash(),
+      0.5,
+    ),
+  );
+  const baseline = baselines.reduce((a, b) => (b.opsPerSecond > a.opsPerSecond ? b : a));
+  const rate = (name: string, r: Run) => ({
+    name,
+    opsPerSecond: r.transactions / r.seconds,
+    transactions: r.transactions,
+    target: TARGET_TX_PER_SECOND,
+  });
+  const runs = [
+    rate("bare chain (echo)", await bareChainRun(options.chainBlocks ?? 20)),
+    rate("full market (seed 1)", await marketRun(options.marketBlocks ?? 15)),
+  ];
+  return { baseline, runs };
+}
+
+export function printDevnetBench(r: DevnetBench): void {
+  console.log("Devnet transactions generated per second (one core)");
+  console.log(`  ${"baseline: cell build + hash".padEnd(30)} ${fmt(r.baseline.opsPerSecond).padStart(12)}/s`);
+  for (const run of r.runs) {
+    const ratio = run.opsPerSecond / r.baseline.opsPerSecond;
+    const verdict = run.opsPerSecond >= run.target ? "meets" : "BELOW";
+    console.log(
+      `  ${run.name.padEnd(30)} ${fmt(run.opsPerSecond).padStart(12)}/s  ratio ${ratio.toFixed(4)}  ` +
+        `target ${fmt(run.target)}/s ${verdict}  (best of 3 rounds, ${fmt(run.transactions)} tx)`,
+    );
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  printDevnetBench(await runDevnetBench());
+}

@@ -1,0 +1,269 @@
+/**
+ * `CellWriter`: builds FastCells (./fast-cell.ts) from bytes instead of bits. Values are written a whole
+ * byte chunk at a time into a recycled buffer that already has room for the standard representation, so
+ * `end()` hashes in place. It checks what @ton/core's Builder checks (1023 bits, 4 refs, value ranges) and
+ * throws plain Errors as it does. `CellBuilder` is the Builder subset storage layouts use, so one layout
+ * function can build a @ton/core Cell (`beginCell`) or a FastCell (`beginFast`).
+ */
+import { hash as nodeHash } from "node:crypto";
+import { Address, type Cell, ExternalAddress } from "@ton/core";
+import { type AnyCell, bitsOf, dataOf, depthOf, descriptor2, FastCell, hashOf } from "./fast-cell.ts";
+
+const MAX_BITS = 1023;
+const TWO_32 = 2 ** 32;
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * Scratch buffers for writers, recycled on `end()`: each holds the standard representation being built
+ * (d1, d2, up to 128 data bytes, then up to 4 × (2-byte depth + 32-byte hash)), so the hash is taken
+ * in place and only the data bytes are copied out. Allocating a fresh 266-byte array per cell was a
+ * large share of the devnet's garbage-collection time.
+ */
+const REPR_BYTES = 2 + 128 + 4 * 34;
+const scratch: Buffer[] = [];
+
+/**
+ * Cell data bytes are carved out of shared 8 KiB slabs (as Node's Buffer pool does): a view per cell
+ * instead of an ArrayBuffer per cell. A slab lives as long as any cell in it.
+ */
+const SLAB_BYTES = 8192;
+let slab = new Uint8Array(SLAB_BYTES);
+let slabUsed = 0;
+
+function carve(size: number): Uint8Array {
+  if (slabUsed + size > SLAB_BYTES) {
+    slab = new Uint8Array(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  const view = slab.subarray(slabUsed, slabUsed + size);
+  slabUsed += size;
+  return view;
+}
+
+/** Builds one ordinary cell; the same checks as @ton/core's Builder (1023 bits, 4 refs, value ranges). */
+export class CellWriter {
+  /** Data bits start at byte 2 of this buffer (after the two descriptor bytes). */
+  #buf = scratch.pop() ?? Buffer.alloc(REPR_BYTES);
+  #len = 0;
+  readonly #refs: AnyCell[] = [];
+
+  get bits(): number {
+    return this.#len;
+  }
+
+  get refCount(): number {
+    return this.#refs.length;
+  }
+
+  /** Writes the low `bits` (≤ 32) bits of `value`, most significant first. */
+  #put(value: number, bits: number): void {
+    if (this.#len + bits > MAX_BITS) throw new Error("cell overflow: more than 1023 bits");
+    const buf = this.#buf;
+    let len = this.#len;
+    while (bits > 0) {
+      const free = 8 - (len & 7);
+      const take = free < bits ? free : bits;
+      const chunk = (value >>> (bits - take)) & ((1 << take) - 1);
+      buf[2 + (len >> 3)]! |= chunk << (free - take);
+      len += take;
+      bits -= take;
+    }
+    this.#len = len;
+  }
+
+  bit(value: boolean | number): this {
+    this.#put(value === true || (typeof value === "number" && value > 0) ? 1 : 0, 1);
+    return this;
+  }
+
+  /** Unsigned integer given as a safe `number`. */
+  uint(value: number, bits: number): this {
+    if (!(value >= 0 && (bits >= 53 || value < 2 ** bits)) || !Number.isSafeInteger(value)) {
+      throw new RangeError(`${value} does not fit in uint${bits}`);
+    }
+    if (bits <= 32) {
+      this.#put(value, bits);
+      return this;
+    }
+    // Wider than 64 bits: leading zeros, then the value's 64 bits (a safe integer fits in 53).
+    for (let zeros = bits - 64; zeros > 0; zeros -= 32) this.#put(0, zeros < 32 ? zeros : 32);
+    const high = bits > 64 ? 32 : bits - 32;
+    this.#put(Math.floor(value / TWO_32), high);
+    this.#put(value >>> 0, 32);
+    return this;
+  }
+
+  /** Signed integer (two's complement) given as a `number`, up to 32 bits. */
+  int(value: number, bits: number): this {
+    if (bits > 32 || value < -(2 ** (bits - 1)) || value >= 2 ** (bits - 1) || !Number.isInteger(value)) {
+      throw new RangeError(`${value} does not fit in int${bits}`);
+    }
+    this.#put(bits === 32 ? value >>> 0 : value & ((1 << bits) - 1), bits);
+    return this;
+  }
+
+  /** Unsigned integer of any width given as a bigint. */
+  big(value: bigint, bits: number): this {
+    if (value < 0n || value >> BigInt(bits) !== 0n)
+      throw new RangeError(`${value} does not fit in uint${bits}`);
+    // Most wide fields hold small numbers (lt, coins) or are byte-sized hashes: avoid BigInt shifts.
+    if (value <= MAX_SAFE) return this.uint(Number(value), bits);
+    if ((bits & 7) === 0) return this.bytes(Buffer.from(value.toString(16).padStart(bits >> 2, "0"), "hex"));
+    let rest = bits;
+    const head = rest % 32 || 32;
+    this.#put(Number(value >> BigInt(rest - head)), head);
+    rest -= head;
+    while (rest > 0) {
+      rest -= 32;
+      this.#put(Number((value >> BigInt(rest)) & 0xffffffffn), 32);
+    }
+    return this;
+  }
+
+  /** `VarUInteger n`: a `headerBits`-bit byte length, then the value (`coins` is headerBits = 4). */
+  varUint(value: bigint, headerBits: number): this {
+    if (value < 0n) throw new RangeError(`negative VarUInteger ${value}`);
+    if (value === 0n) {
+      this.#put(0, headerBits);
+      return this;
+    }
+    const bytes = (value.toString(16).length + 1) >> 1;
+    if (bytes >= 2 ** headerBits) throw new RangeError(`${value} does not fit in VarUInteger`);
+    this.#put(bytes, headerBits);
+    return this.big(value, bytes * 8);
+  }
+
+  coins(value: bigint): this {
+    return this.varUint(value, 4);
+  }
+
+  /** `MsgAddress`: addr_none, addr_std without anycast, or addr_extern. */
+  address(address: Address | ExternalAddress | null | undefined): this {
+    if (address === null || address === undefined) this.#put(0, 2);
+    else if (Address.isAddress(address)) {
+      this.#put(0b100, 3);
+      this.int(address.workChain, 8);
+      this.bytes(address.hash);
+    } else if (ExternalAddress.isAddress(address)) {
+      this.#put(1, 2);
+      this.uint(address.bits, 9);
+      this.big(address.value, address.bits);
+    } else {
+      throw new TypeError(`invalid address ${String(address)}`);
+    }
+    return this;
+  }
+
+  bytes(src: Uint8Array): this {
+    if ((this.#len & 7) === 0) {
+      if (this.#len + src.length * 8 > MAX_BITS) throw new Error("cell overflow: more than 1023 bits");
+      this.#buf.set(src, 2 + (this.#len >> 3));
+      this.#len += src.length * 8;
+    } else {
+      for (const byte of src) this.#put(byte, 8);
+    }
+    return this;
+  }
+
+  ref(cell: AnyCell): this {
+    if (this.#refs.length >= 4) throw new Error("cell overflow: more than 4 references");
+    this.#refs.push(cell);
+    return this;
+  }
+
+  maybeRef(cell: AnyCell | null | undefined): this {
+    if (cell) return this.bit(1).ref(cell);
+    return this.bit(0);
+  }
+
+  /** Appends a whole cell's bits and refs (@ton/core's `storeSlice(cell.beginParse())`). */
+  append(cell: AnyCell): this {
+    if (!(cell instanceof FastCell) && cell.isExotic) throw new Error("exotic cells cannot be parsed");
+    const data = dataOf(cell);
+    const bits = bitsOf(cell);
+    const whole = bits >> 3;
+    for (let i = 0; i < whole; i++) this.#put(data[i]!, 8);
+    const rest = bits & 7;
+    if (rest > 0) this.#put(data[whole]! >> (8 - rest), rest);
+    for (const r of cell.refs) this.ref(r);
+    return this;
+  }
+
+  // The subset of @ton/core's Builder API that storage layouts use (see `CellBuilder`).
+  storeBit(value: boolean | number): this {
+    return this.bit(value);
+  }
+
+  storeUint(value: bigint | number, bits: number): this {
+    return typeof value === "bigint" ? this.big(value, bits) : this.uint(value, bits);
+  }
+
+  storeCoins(value: bigint | number): this {
+    return this.coins(BigInt(value));
+  }
+
+  storeAddress(address: Address | ExternalAddress | null | undefined): this {
+    return this.address(address);
+  }
+
+  storeRef(cell: AnyCell): this {
+    return this.ref(cell);
+  }
+
+  endCell(): FastCell {
+    return this.end();
+  }
+
+  /** Completes the cell (a writer is used once). */
+  end(): FastCell {
+    const buf = this.#buf;
+    if (buf === EMPTY_SCRATCH) throw new Error("a CellWriter completes one cell only");
+    const len = this.#len;
+    const refs = this.#refs;
+    const size = (len + 7) >> 3;
+    if (len & 7) buf[2 + size - 1]! |= 0x80 >> (len & 7);
+    buf[0] = refs.length;
+    buf[1] = descriptor2(len);
+    let depth = 0;
+    let at = 2 + size;
+    for (const r of refs) {
+      const d = depthOf(r);
+      if (d + 1 > depth) depth = d + 1;
+      buf[at++] = d >> 8;
+      buf[at++] = d & 0xff;
+    }
+    for (const r of refs) {
+      if (r instanceof FastCell) buf.write(r.key, at, 32, "latin1");
+      else buf.set(hashOf(r), at);
+      at += 32;
+    }
+    const key = nodeHash("sha256", buf.subarray(0, at), "binary");
+    const data = carve(size);
+    data.set(buf.subarray(2, 2 + size));
+    // #put ORs bits in, so the next writer needs a zeroed buffer.
+    buf.fill(0, 0, at);
+    scratch.push(buf);
+    this.#buf = EMPTY_SCRATCH;
+    return new FastCell(data, len, refs, key, depth);
+  }
+}
+
+/** Placeholder after `end()`: a finished writer has no buffer to write into. */
+const EMPTY_SCRATCH = Buffer.alloc(0);
+
+export const beginFast = (): CellWriter => new CellWriter();
+
+/**
+ * What a storage layout needs from a builder: @ton/core's `beginCell()` and `beginFast()` both fit, so one
+ * layout function builds the StateInit data (a @ton/core Cell) and the state cell the chain only hashes
+ * (a FastCell, several times cheaper to build).
+ */
+export type CellBuilder<C> = {
+  storeBit(value: boolean | number): CellBuilder<C>;
+  storeUint(value: bigint | number, bits: number): CellBuilder<C>;
+  storeCoins(value: bigint): CellBuilder<C>;
+  storeAddress(address: Address | null): CellBuilder<C>;
+  storeRef(cell: NoInfer<C> | Cell): CellBuilder<C>;
+  endCell(): C;
+};
+export type Begin<C> = () => CellBuilder<C>;

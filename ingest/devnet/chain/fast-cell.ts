@@ -1,0 +1,132 @@
+/**
+ * A lightweight cell for the cells the chain core builds itself (messages, transactions, state stand-ins).
+ *
+ * @ton/core's `Cell` constructor hashes eagerly through a bit-by-bit path (`bitsToPaddedBuffer` writes one
+ * bit at a time), and its `BitBuilder` writes bigints byte by byte; on the devnet that was most of the CPU
+ * time. A `FastCell` keeps its data as padded bytes (TVM's standard representation: the completion tag is
+ * already applied), and computes the representation hash of the TVM spec
+ * (https://docs.ton.org/v3/documentation/data-formats/tlb/cell-boc#cell-hash) once, with node:crypto.
+ * Only ordinary cells of level 0 are built here; @ton/core cells (message bodies, contract states) can be
+ * referenced and appended as they are, so rare layouts can still fall back to @ton/core.
+ * test/unit/ingest/devnet/fast-cell.test.ts checks hashes, depths and BOCs against @ton/core on random trees.
+ */
+import { BitString, Cell } from "@ton/core";
+
+export class FastCell {
+  #hash: Buffer | undefined;
+  constructor(
+    /** ceil(bits / 8) bytes, the completion tag set when `bits` is not a multiple of 8. */
+    readonly data: Uint8Array,
+    readonly bits: number,
+    readonly refs: readonly AnyCell[],
+    /**
+     * The representation hash (level 0) as a latin1 string: the form the BOC writer and size counting
+     * deduplicate by, and a heap string rather than a Buffer (fewer ArrayBuffers for the GC to track).
+     */
+    readonly key: string,
+    readonly depth: number,
+  ) {}
+
+  /** The representation hash as bytes (made on first use). */
+  get hash(): Buffer {
+    this.#hash ??= Buffer.from(this.key, "latin1");
+    return this.#hash;
+  }
+}
+
+export type AnyCell = FastCell | Cell;
+
+const tonData = new WeakMap<Cell, Uint8Array>();
+const tonKeys = new WeakMap<Cell, string>();
+
+/** A @ton/core cell's level-0 hash; cells of a higher level (pruned branches inside) are not modelled. */
+function tonHash(cell: Cell): Buffer {
+  if (cell.mask.value !== 0) throw new Error("the devnet does not serialise cells of level > 0");
+  return cell.hash(0);
+}
+
+export const hashOf = (c: AnyCell): Buffer => (c instanceof FastCell ? c.hash : tonHash(c));
+export const depthOf = (c: AnyCell): number => (c instanceof FastCell ? c.depth : c.depth(0));
+export const bitsOf = (c: AnyCell): number => (c instanceof FastCell ? c.bits : c.bits.length);
+
+export function keyOf(c: AnyCell): string {
+  if (c instanceof FastCell) return c.key;
+  let key = tonKeys.get(c);
+  if (key === undefined) {
+    key = tonHash(c).toString("latin1");
+    tonKeys.set(c, key);
+  }
+  return key;
+}
+
+/** Padded data bytes of any cell (cached per immutable @ton/core cell). */
+export function dataOf(c: AnyCell): Uint8Array {
+  if (c instanceof FastCell) return c.data;
+  let data = tonData.get(c);
+  if (data === undefined) {
+    data = paddedBytes(c);
+    tonData.set(c, data);
+  }
+  return data;
+}
+
+function paddedBytes(cell: Cell): Uint8Array {
+  const { bits } = cell;
+  const length = bits.length;
+  const whole = length >> 3;
+  const out = new Uint8Array((length + 7) >> 3);
+  const aligned = whole > 0 ? bits.subbuffer(0, whole * 8) : null;
+  if (aligned !== null) out.set(aligned);
+  else for (let i = 0; i < whole * 8; i++) if (bits.at(i)) out[i >> 3]! |= 0x80 >> (i & 7);
+  const rest = length & 7;
+  if (rest > 0) {
+    let last = 0;
+    for (let i = 0; i < rest; i++) if (bits.at(whole * 8 + i)) last |= 0x80 >> i;
+    out[whole] = last | (0x80 >> rest);
+  }
+  return out;
+}
+
+/** d1 of the standard representation: refs count, +8 for exotic cells (level 0 only, see `tonHash`). */
+export function descriptor1(c: AnyCell): number {
+  return c instanceof FastCell ? c.refs.length : c.refs.length + (c.isExotic ? 8 : 0);
+}
+
+/** d2: ceil(bits / 8) + floor(bits / 8). */
+export const descriptor2 = (bits: number): number => ((bits + 7) >> 3) + (bits >> 3);
+
+/** Distinct cells and bits of a cell tree, as TON counts message sizes (`StorageUsed`). */
+export function treeSize(root: AnyCell): { cells: bigint; bits: bigint } {
+  const seen = new Set<string>();
+  const stack: AnyCell[] = [root];
+  let bits = 0;
+  // Depth-first; only the set of distinct cells matters, not the order.
+  while (stack.length > 0) {
+    const c = stack.pop()!;
+    const key = keyOf(c);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    bits += bitsOf(c);
+    for (const r of c.refs) stack.push(r);
+  }
+  return { cells: BigInt(seen.size), bits: BigInt(bits) };
+}
+
+const tonCells = new WeakMap<FastCell, Cell>();
+
+/**
+ * The same cell as a @ton/core `Cell`, for code that parses it or hands it to @ton/core (message bodies,
+ * StateInit data, get-method stacks). Built straight from the bits, without @ton/core's Builder (whose
+ * `storeAddress` writes an unaligned hash one BigInt byte at a time); @ton/core still hashes it. Cached.
+ */
+export function toTonCell(c: AnyCell): Cell {
+  if (!(c instanceof FastCell)) return c;
+  let cell = tonCells.get(c);
+  if (cell === undefined) {
+    const bytes = Buffer.from(c.data);
+    if (c.bits & 7) bytes[bytes.length - 1]! &= ~(0x80 >> (c.bits & 7)); // drop the completion tag
+    cell = new Cell({ bits: new BitString(bytes, 0, c.bits), refs: c.refs.map(toTonCell) });
+    tonCells.set(c, cell);
+  }
+  return cell;
+}

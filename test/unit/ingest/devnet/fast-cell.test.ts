@@ -1,0 +1,242 @@
+/**
+ * The devnet's FastCell and BOC writer must be invisible: on random cell DAGs (every primitive, shared
+ * subtrees, @ton/core cells mixed in as refs and appended), the same hash, depth and BOC bytes as @ton/core.
+ */
+import {
+  Address,
+  BitString,
+  type Builder,
+  beginCell,
+  Cell,
+  ExternalAddress,
+  crc32c as tonCrc32c,
+} from "@ton/core";
+import test from "ava";
+import fc from "fast-check";
+import { crc32c, toBoc } from "../../../../ingest/devnet/chain/boc.ts";
+import { type Begin, beginFast, CellWriter } from "../../../../ingest/devnet/chain/cell-writer.ts";
+import {
+  type AnyCell,
+  bitsOf,
+  depthOf,
+  hashOf,
+  toTonCell,
+  treeSize,
+} from "../../../../ingest/devnet/chain/fast-cell.ts";
+
+type Op =
+  | { t: "bit"; v: boolean }
+  | { t: "uint"; v: bigint; bits: number }
+  | { t: "int"; v: number; bits: number }
+  | { t: "varUint"; v: bigint; header: number }
+  | { t: "addr"; kind: "none" | "std" | "ext"; wc: number; hash: Uint8Array; ext: bigint; extBits: number }
+  | { t: "bytes"; b: Uint8Array }
+  | { t: "append"; of: number };
+type Spec = { ops: Op[]; refs: number[]; ton: boolean };
+
+const op: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ t: fc.constant("bit" as const), v: fc.boolean() }),
+  fc
+    .record({
+      t: fc.constant("uint" as const),
+      v: fc.bigInt(0n, (1n << 300n) - 1n),
+      bits: fc.integer({ min: 0, max: 300 }),
+    })
+    .map((o) => ({ ...o, v: o.v & ((1n << BigInt(o.bits)) - 1n) })),
+  fc.record({
+    t: fc.constant("uint" as const),
+    v: fc.bigInt(0n, 255n),
+    bits: fc.constantFrom(8, 32, 64, 100),
+  }),
+  fc
+    .record({ t: fc.constant("int" as const), v: fc.integer(), bits: fc.integer({ min: 1, max: 32 }) })
+    .map((o) => ({ ...o, v: (((o.v % 2 ** o.bits) + 2 ** o.bits) % 2 ** o.bits) - 2 ** (o.bits - 1) })),
+  fc.record({
+    t: fc.constant("varUint" as const),
+    v: fc.oneof(fc.constant(0n), fc.bigInt(0n, (1n << 120n) - 1n), fc.bigInt(0n, 1000n)),
+    header: fc.constantFrom(2, 3, 4, 5),
+  }),
+  fc.record({
+    t: fc.constant("addr" as const),
+    kind: fc.constantFrom("none" as const, "std" as const, "ext" as const),
+    wc: fc.constantFrom(0, -1, 127, -128),
+    hash: fc.uint8Array({ minLength: 32, maxLength: 32 }),
+    ext: fc.bigInt(0n, 255n),
+    extBits: fc.integer({ min: 8, max: 40 }),
+  }),
+  fc.record({ t: fc.constant("bytes" as const), b: fc.uint8Array({ maxLength: 40 }) }),
+  fc.record({ t: fc.constant("append" as const), of: fc.nat() }),
+);
+const spec: fc.Arbitrary<Spec> = fc.record({
+  ops: fc.array(op, { maxLength: 12 }),
+  refs: fc.array(fc.nat(), { maxLength: 4 }),
+  ton: fc.boolean(),
+});
+
+const opBits = (o: Op, built: AnyCell[]): number => {
+  switch (o.t) {
+    case "bit":
+      return 1;
+    case "uint":
+    case "int":
+      return o.bits;
+    case "varUint":
+      return o.header + (o.v === 0n ? 0 : 8 * ((o.v.toString(16).length + 1) >> 1));
+    case "addr":
+      return o.kind === "none" ? 2 : o.kind === "std" ? 267 : 11 + o.extBits;
+    case "bytes":
+      return 8 * o.b.length;
+    case "append":
+      return built.length === 0 ? 0 : bitsOf(built[o.of % built.length]!);
+  }
+};
+
+function address(o: Extract<Op, { t: "addr" }>): Address | ExternalAddress | null {
+  if (o.kind === "none") return null;
+  if (o.kind === "std") return new Address(o.wc, Buffer.from(o.hash));
+  return new ExternalAddress(o.ext, o.extBits);
+}
+
+/** Builds every spec twice (@ton/core and FastCell); refs point at earlier specs, so subtrees are shared. */
+function buildBoth(specs: Spec[]): { ton: Cell[]; fast: AnyCell[] } {
+  const ton: Cell[] = [];
+  const fast: AnyCell[] = [];
+  for (const s of specs) {
+    const b: Builder = beginCell();
+    const w = new CellWriter();
+    const refs = ton.length === 0 ? [] : s.refs.map((r) => r % ton.length);
+    let bits = 0;
+    let refCount = refs.length;
+    for (const o of s.ops) {
+      const need = opBits(o, fast);
+      if (bits + need > 1023) continue;
+      if (o.t === "varUint" && o.v.toString(16).length > 2 * (2 ** o.header - 1)) continue;
+      if (o.t === "append") {
+        if (fast.length === 0) continue;
+        const i = o.of % fast.length;
+        if (refCount + fast[i]!.refs.length > 4) continue;
+        refCount += fast[i]!.refs.length;
+        b.storeSlice(ton[i]!.beginParse());
+        w.append(fast[i]!);
+      } else if (o.t === "bit") {
+        b.storeBit(o.v);
+        w.bit(o.v);
+      } else if (o.t === "uint") {
+        b.storeUint(o.v, o.bits);
+        if (o.v <= BigInt(Number.MAX_SAFE_INTEGER)) w.uint(Number(o.v), o.bits);
+        else w.big(o.v, o.bits);
+      } else if (o.t === "int") {
+        b.storeInt(o.v, o.bits);
+        w.int(o.v, o.bits);
+      } else if (o.t === "varUint") {
+        b.storeVarUint(o.v, o.header);
+        w.varUint(o.v, o.header);
+      } else if (o.t === "addr") {
+        b.storeAddress(address(o));
+        w.address(address(o));
+      } else {
+        b.storeBuffer(Buffer.from(o.b));
+        w.bytes(o.b);
+      }
+      bits += need;
+    }
+    for (const r of refs) {
+      b.storeRef(ton[r]!);
+      // Mix the two kinds: some refs are the @ton/core cells themselves.
+      w.ref(s.ton ? ton[r]! : fast[r]!);
+    }
+    ton.push(b.endCell());
+    fast.push(w.end());
+  }
+  return { ton, fast };
+}
+
+test("FastCell hash, depth, bits and BOC equal @ton/core's on random cell DAGs", (t) => {
+  let cells = 0;
+  fc.assert(
+    fc.property(fc.array(spec, { minLength: 1, maxLength: 14 }), (specs) => {
+      const { ton, fast } = buildBoth(specs);
+      for (let i = 0; i < ton.length; i++) {
+        const a = ton[i]!;
+        const b = fast[i]!;
+        cells++;
+        if (!hashOf(b).equals(a.hash())) return false;
+        if (depthOf(b) !== a.depth() || bitsOf(b) !== a.bits.length) return false;
+        if (!toBoc(b).equals(a.toBoc())) return false;
+        // The @ton/core cell written by the fast writer too (padded bytes read from its BitString).
+        if (!toBoc(a).equals(a.toBoc())) return false;
+        if (!toTonCell(b).equals(a)) return false;
+        const size = treeSize(b);
+        if (size.bits !== treeSize(a).bits || size.cells !== treeSize(a).cells) return false;
+      }
+      return true;
+    }),
+    { seed: 20261122, numRuns: 400 },
+  );
+  t.true(cells > 1000);
+});
+
+test("a @ton/core cell whose bits start mid-byte is read correctly", (t) => {
+  for (const length of [0, 5, 8, 20, 64]) {
+    const child = new Cell({ bits: new BitString(Buffer.from("a5c3f00f1234567890", "hex"), 3, length) });
+    const w = new CellWriter().append(child).end();
+    t.true(w.hash.equals(child.hash()));
+    t.true(toBoc(child).equals(child.toBoc()));
+  }
+});
+
+test("crc32c equals @ton/core's", (t) => {
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 2000 }), (bytes) => {
+      const expected = tonCrc32c(Buffer.from(bytes)).readInt32LE(0);
+      return crc32c(bytes) === expected;
+    }),
+    { seed: 7, numRuns: 300 },
+  );
+  t.pass();
+});
+
+test("the writer rejects what @ton/core's Builder rejects", (t) => {
+  t.throws(() => new CellWriter().uint(256, 8));
+  t.throws(() => new CellWriter().big(1n << 64n, 64));
+  t.throws(() => new CellWriter().int(128, 8));
+  t.throws(() => new CellWriter().coins(-1n));
+  t.throws(() => new CellWriter().coins(1n << 120n));
+  t.throws(() => new CellWriter().bytes(new Uint8Array(128)));
+  const w = new CellWriter();
+  for (let i = 0; i < 4; i++) w.ref(beginCell().endCell());
+  t.throws(() => w.ref(beginCell().endCell()));
+});
+
+test("storage layouts build the same cell through beginFast as through beginCell", (t) => {
+  /** A layout written once against CellBuilder, as the contracts' `…With(begin, state)` functions are. */
+  const layout = <C>(
+    begin: Begin<C>,
+    v: { a: bigint; n: number; c: bigint; who: Address | null; flag: boolean },
+  ) =>
+    begin()
+      .storeBit(v.flag)
+      .storeUint(v.a, 256)
+      .storeUint(v.n, 32)
+      .storeCoins(v.c)
+      .storeAddress(v.who)
+      .storeRef(begin().storeUint(v.n, 16).endCell())
+      .endCell();
+  fc.assert(
+    fc.property(
+      fc.record({
+        a: fc.bigInt(0n, (1n << 256n) - 1n),
+        n: fc.nat({ max: 2 ** 16 - 1 }),
+        c: fc.bigInt(0n, (1n << 120n) - 1n),
+        who: fc.option(
+          fc.uint8Array({ minLength: 32, maxLength: 32 }).map((h) => new Address(0, Buffer.from(h))),
+          { nil: null },
+        ),
+        flag: fc.boolean(),
+      }),
+      (v) => hashOf(layout(beginFast, v)).equals(layout(beginCell, v).hash()),
+    ),
+    { seed: 11, numRuns: 200 },
+  );
+  t.pass();
+});
