@@ -1,7 +1,13 @@
 /** `npm run bench`: every benchmark, each printed next to a baseline measured in the same run. */
 import { printAmmBench, runAmmBench } from "./amm.ts";
+import { printApiBench, runApiBench } from "./api.ts";
 import { formatDecodeBench, runDecodeBench } from "./decode.ts";
+import { printDevnetBench, runDevnetBench } from "./devnet.ts";
 
 printAmmBench(runAmmBench());
 console.log();
 console.log(formatDecodeBench(await runDecodeBench()));
+console.log();
+printDevnetBench(await runDevnetBench());
+console.log();
+printApiBench(await runApiBench());

@@ -76,19 +76,25 @@ export async function walletPools(deps: ApiDeps, wallet: RawAddress, dexV2?: boo
   const views = await Promise.all(
     positions.map(async (position) => {
       const pool = await deps.data.getPool(position.pool);
-      return pool && poolAllowed(pool, dexV2) ? [{ pool, position }] : [];
+      return pool && poolAllowed(pool, dexV2)
+        ? [{ pool, position: await withChainAddresses(deps, position, wallet) }]
+        : [];
     }),
   );
   return views.flat();
 }
 
-/** Chain-derived addresses of a wallet's LP wallet and LpAccount (for a pool the store has no position for). */
-async function derivedPosition(
+/**
+ * The position's LP wallet and LpAccount addresses, from the chain where the store has none (the LP
+ * wallet address is a get-method fact the facts never hold).
+ */
+async function withChainAddresses(
   deps: ApiDeps,
-  pool: RawAddress,
+  position: LpPositionRecord,
   wallet: RawAddress,
 ): Promise<LpPositionRecord> {
-  const [p, w] = [Address.parseRaw(pool), Address.parseRaw(wallet)];
+  if (position.lpWallet !== null && position.lpAccount !== null) return position;
+  const [p, w] = [Address.parseRaw(position.pool), Address.parseRaw(wallet)];
   const safe = async (f: () => Promise<Address>) => {
     try {
       return toRawAddress(await f());
@@ -98,19 +104,31 @@ async function derivedPosition(
     }
   };
   return {
+    ...position,
+    lpWallet: position.lpWallet ?? (await safe(() => deps.chain.getJettonWalletAddress(p, w))),
+    lpAccount: position.lpAccount ?? (await safe(() => deps.chain.getLpAccountAddress(p, w))),
+  };
+}
+
+/** An empty position (for a pool the store has no position for), with its chain-derived addresses. */
+function derivedPosition(deps: ApiDeps, pool: RawAddress, wallet: RawAddress): Promise<LpPositionRecord> {
+  const empty = {
     pool,
-    lpWallet: await safe(() => deps.chain.getJettonWalletAddress(p, w)),
+    lpWallet: null,
     lpBalance: 0n,
-    lpAccount: await safe(() => deps.chain.getLpAccountAddress(p, w)),
+    lpAccount: null,
     lpAccountAmount0: 0n,
     lpAccountAmount1: 0n,
   };
+  return withChainAddresses(deps, empty, wallet);
 }
 
 export async function walletPool(deps: ApiDeps, wallet: RawAddress, address: RawAddress): Promise<PoolView> {
   const pool = await getPool(deps, address);
   const positions = await deps.data.getWalletLpPositions(wallet);
-  const position =
-    positions.find((p) => p.pool === address) ?? (await derivedPosition(deps, address, wallet));
+  const stored = positions.find((p) => p.pool === address);
+  const position = stored
+    ? await withChainAddresses(deps, stored, wallet)
+    : await derivedPosition(deps, address, wallet);
   return { pool, position };
 }

@@ -9,13 +9,15 @@
  *   delta0/1 and lpTokenDelta: that state minus the one before the operation (0 before the first state).
  * - fees (swaps): in the ask asset (`feeAsset`), where the pool takes the protocol and referral fees.
  *   The LP fee is taken on the input; it is reported as the output it cost, in ask units:
- *   `baseOut(state before, LP fee 0) − baseOut(state before)`, exact with dex/amm's curves.
+ *   `baseOut(state before, LP fee 0) − baseOut(state before)`, exact with dex/amm's curves. The pools'
+ *   messages do not state the protocol fee (the swap facts leave it null): it is what the swap added to
+ *   the pool's collected protocol fee on the ask side (state after − state before).
  * - wallet transaction: the wallet's earliest transaction among the operation's transactions; when the
  *   store did not keep it, the anchoring pool transaction stands in.
  */
 import { CURVES, type Direction, type PoolState } from "../../../dex/amm/index.ts";
 import type { OperationRecord, OperationType, RawAddress } from "../../read-model.ts";
-import { type AssetRef, assetAddress } from "./common.ts";
+import { type AssetRef, assetAddress, max0 } from "./common.ts";
 import { type KeyedState, type OperationRow, stateKey, type WalletTx } from "./operations.ts";
 import { toPoolState } from "./pools.ts";
 
@@ -113,7 +115,15 @@ export function toOperationRecord(o: OperationRow, ctx: OperationContext): Opera
       swap && succeeded
         ? lpFeeInAsk(before && toPoolState(before), aFirst ? "0to1" : "1to0", o.amount_a)
         : 0n,
-    protocolFee: o.protocol_fee,
+    protocolFee:
+      o.protocol_fee ??
+      (swap && succeeded && after !== null && before !== null
+        ? max0(
+            aFirst
+              ? after.collected_protocol_fee1 - before.collected_protocol_fee1
+              : after.collected_protocol_fee0 - before.collected_protocol_fee0,
+          )
+        : 0n),
     referralFee: o.referral_fee,
     referral: o.referrer,
     wallet: ctx.wallet,

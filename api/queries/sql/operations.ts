@@ -41,7 +41,8 @@ export const operationRow = z.object({
   b_wallet: nstr,
   amount_a: big,
   amount_b: big,
-  protocol_fee: big,
+  /** null: the operation's messages did not state it (the classifier leaves it null for swaps). */
+  protocol_fee: big.nullable(),
   referral_fee: big,
   referrer: nstr,
   pool_router: nstr,
@@ -71,7 +72,7 @@ FROM (
     offer_kind AS a_kind, offer_master AS a_master, offer_router_wallet AS a_wallet,
     ask_kind AS b_kind, ask_master AS b_master, ask_router_wallet AS b_wallet,
     amount_in AS amount_a, ifNull(amount_out, toUInt256(0)) AS amount_b,
-    ifNull(protocol_fee, toUInt256(0)) AS protocol_fee, ifNull(referral_fee, toUInt256(0)) AS referral_fee,
+    protocol_fee, ifNull(referral_fee, toUInt256(0)) AS referral_fee,
     referrer
   FROM swaps FINAL
   WHERE sender = {wallet:String} AND pool IS NOT NULL AND ${WINDOW} AND ${WANTED("'Swap'")}
@@ -80,7 +81,8 @@ FROM (
     router, if(kind = 'mint', coalesce(receiver, owner), owner) AS destination, success, exit_name,
     asset0_kind AS a_kind, asset0_master AS a_master, asset0_router_wallet AS a_wallet,
     asset1_kind AS b_kind, asset1_master AS b_master, asset1_router_wallet AS b_wallet,
-    amount0 AS amount_a, amount1 AS amount_b, toUInt256(0) AS protocol_fee, toUInt256(0) AS referral_fee,
+    amount0 AS amount_a, amount1 AS amount_b, CAST(NULL AS Nullable(UInt256)) AS protocol_fee,
+    toUInt256(0) AS referral_fee,
     CAST(NULL AS Nullable(String)) AS referrer
   FROM liquidity FINAL
   WHERE owner = {wallet:String} AND ${WINDOW} AND ${WANTED(LIQUIDITY_TYPE)}

@@ -34,22 +34,24 @@ WHERE (empty({addresses:Array(String)}) OR address IN {addresses:Array(String)})
 ORDER BY address`;
 
 /**
- * A router the API can describe: its pTON must be known (every swap from or to TON goes through it).
- * `poolCreationEnabled` is the router's lock flag inverted; the pTON version follows the DEX generation
- * (v1 routers use pTON v1, v2 routers pTON v2.1), as the SDK pairs them.
+ * A router the API can describe. `poolCreationEnabled` is the router's lock flag inverted; the pTON version
+ * follows the DEX generation (v1 routers use pTON v1, v2 routers pTON v2.1), as the SDK pairs them. The
+ * pTON master and wallet are learned from the router's TON swaps and provisions: a router without a TON
+ * pool (e.g. a stableswap router of stablecoins) never shows them, and is described with the zero address
+ * (addr_none on the wire) there; TON swaps cannot involve it anyway.
  */
 function toRouter(r: z.infer<typeof routerRow>): RouterRecord | null {
   const routerType = ROUTER_TYPES[r.pool_type];
-  if (routerType === undefined || r.pton_master === null || r.pton_wallet === null) return null;
+  if (routerType === undefined) return null;
   return {
     address: r.address,
     majorVersion: r.major,
     minorVersion: r.minor,
     routerType,
     poolCreationEnabled: !r.is_locked,
-    ptonMaster: r.pton_master,
+    ptonMaster: r.pton_master ?? TON_RAW,
     ptonVersion: r.dex === "v1" ? "v1" : "v2_1",
-    ptonWallet: r.pton_wallet,
+    ptonWallet: r.pton_wallet ?? TON_RAW,
   };
 }
 
@@ -72,14 +74,24 @@ const assetRow = z.object({
 /**
  * Tradable assets: jettons and native TON (pTON masters and LP tokens have rows of their own kinds and are
  * not catalogue entries; a pool's pTON side is shown as TON). `in_pool`: some known pool trades the asset.
+ * Native TON has no master whose metadata the processors could store: unless a `ton` row exists, it is
+ * the chain's constant entry (symbol TON, name Toncoin, 9 decimals).
  */
 const ASSETS_SQL = `SELECT address, kind, symbol, name, decimals, image,
   address IN (
     SELECT arrayJoin([${tokenAssetSql(0)}, ${tokenAssetSql(1)}]) AS token FROM ${POOLS_WITH_ROUTER}
   ) AS in_pool
-FROM assets FINAL
-WHERE kind IN ('jetton', 'ton')
-  AND (empty({addresses:Array(String)}) OR address IN {addresses:Array(String)})
+FROM (
+  SELECT address, CAST(kind AS String) AS kind, symbol, name, decimals, image
+  FROM assets FINAL
+  WHERE kind IN ('jetton', 'ton')
+  UNION ALL
+  SELECT '${TON_RAW}' AS address, 'ton' AS kind, CAST('TON' AS Nullable(String)) AS symbol,
+    CAST('Toncoin' AS Nullable(String)) AS name, toUInt8(9) AS decimals, CAST(NULL AS Nullable(String)) AS image
+  FROM system.one
+  WHERE '${TON_RAW}' NOT IN (SELECT address FROM assets FINAL WHERE kind = 'ton')
+)
+WHERE empty({addresses:Array(String)}) OR address IN {addresses:Array(String)}
 ORDER BY address
 SETTINGS join_use_nulls = 1`;
 
