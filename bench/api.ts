@@ -27,6 +27,7 @@ import { pathToFileURL } from "node:url";
 import { createApp } from "../api/app.ts";
 import { friendly, TON_RAW } from "../api/mappers/common.ts";
 import { poolStateCache } from "../api/pool-state-cache.ts";
+import { cachedReadModel } from "../api/read-model-cached.ts";
 import { ClickHouseReadModel } from "../api/read-model-clickhouse.ts";
 import { MemoryReadModel } from "../api/read-model-memory.ts";
 import { loadConfig } from "../bin/config.ts";
@@ -117,7 +118,8 @@ export async function runApiBench(options: { blocks?: number } = {}): Promise<Ap
   const pipeline = await startPipeline(config, { logger, metrics: createMetrics(), source });
   try {
     const indexed = await pipeline.done;
-    const data = new ClickHouseReadModel(pipeline.store);
+    // As `tondex start` wires it (bin/server.ts): reference lists reused for API_CACHE_TTL_MS.
+    const data = cachedReadModel(new ClickHouseReadModel(pipeline.store), { ttlMs: config.apiCacheTtlMs });
     const deps = {
       cache: poolStateCache(pipeline.poolStates),
       chain: source.devnet.state,

@@ -34,6 +34,7 @@ export type Config = Readonly<{
   batchMaxMs: number;
   cacheMaxEntries: number;
   cacheTtlSeconds: number;
+  apiCacheTtlMs: number;
 }>;
 
 type VarSpec<T> = {
@@ -190,6 +191,12 @@ export const CONFIG_VARS: { readonly [K in keyof Config]: VarSpec<Config[K]> } =
     schema: int(1, 30 * 86_400),
     default: 300, // the processor refreshes pool state on every batch; TTL only ages out idle pools
     doc: "lifetime of a hot cache entry",
+  },
+  apiCacheTtlMs: {
+    env: "API_CACHE_TTL_MS",
+    schema: int(0, 3_600_000),
+    default: 1_000, // routers, assets and pools at most a second stale; pool states come from the hot cache
+    doc: "how long the API reuses the routers/assets/pools lists it read from the store",
   },
 };
 

@@ -4,6 +4,7 @@
 import { createServer, type Server } from "node:http";
 import { createApp } from "../api/app.ts";
 import { poolStateCache } from "../api/pool-state-cache.ts";
+import { cachedReadModel } from "../api/read-model-cached.ts";
 import { ClickHouseReadModel } from "../api/read-model-clickhouse.ts";
 import { unavailableChainState } from "../dex/chain-state-unavailable.ts";
 import type { Logger } from "../infra/log.ts";
@@ -12,15 +13,16 @@ import type { Pipeline } from "./pipeline.ts";
 
 export async function startServer(
   pipeline: Pipeline,
-  port: number,
+  options: { port: number; apiCacheTtlMs: number },
   logger: Logger,
   metrics: Metrics,
 ): Promise<Server> {
+  const { port } = options;
   const chain =
     pipeline.source.chainState ??
     unavailableChainState(`the ${pipeline.source.name} source has no chain access`);
   const app = createApp({
-    data: new ClickHouseReadModel(pipeline.store),
+    data: cachedReadModel(new ClickHouseReadModel(pipeline.store), { ttlMs: options.apiCacheTtlMs }),
     cache: poolStateCache(pipeline.poolStates),
     chain,
     clock: Date.now,

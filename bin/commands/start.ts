@@ -35,7 +35,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const pipeline = await startPipeline(config, { logger, metrics });
   let server: Server;
   try {
-    server = await startServer(pipeline, config.port, logger, metrics);
+    server = await startServer(pipeline, config, logger, metrics);
   } catch (error) {
     await pipeline.stop();
     await pipeline.store.close();

@@ -43,6 +43,7 @@ test("defaults: embedded deployment on port 8080 with data under ./data", (t) =>
       batchMaxMs: 200,
       cacheMaxEntries: 10_000,
       cacheTtlSeconds: 300,
+      apiCacheTtlMs: 1_000,
     },
   );
   t.true(Object.isFrozen(c));
