@@ -3,6 +3,7 @@ import { printAmmBench, runAmmBench } from "./amm.ts";
 import { printApiBench, runApiBench } from "./api.ts";
 import { formatDecodeBench, runDecodeBench } from "./decode.ts";
 import { printDevnetBench, runDevnetBench } from "./devnet.ts";
+import { printPipelineBench, runPipelineBench } from "./pipeline.ts";
 
 printAmmBench(runAmmBench());
 console.log();
@@ -11,3 +12,5 @@ console.log();
 printDevnetBench(await runDevnetBench());
 console.log();
 printApiBench(await runApiBench());
+console.log();
+printPipelineBench(await runPipelineBench());

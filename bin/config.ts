@@ -165,19 +165,28 @@ export const CONFIG_VARS: { readonly [K in keyof Config]: VarSpec<Config[K]> } =
   busCapacityRecords: {
     env: "BUS_CAPACITY_RECORDS",
     schema: int(1, 10_000_000),
-    default: 10_000, // ~20 MB of raw transactions per partition before the source waits
+    // Two full batches: the source reads one batch ahead while the processor works on the other. A batch
+    // also ends when its partition holds this many records, so keep it ≥ BATCH_MAX_RECORDS. About 30 MB
+    // of devnet transactions (2.7 kB each as JSON).
+    default: 10_000,
     doc: "records an in-process partition holds before producers wait",
   },
   batchMaxRecords: {
     env: "BATCH_MAX_RECORDS",
     schema: int(1, 1_000_000),
-    default: 5_000, // ClickHouse prefers few large inserts; the window re-classifies recent blocks per batch
+    // Each batch pays a fixed cost: one insert per table (a few ms to ~20 ms each in chdb, whatever the
+    // size) and one classification of the whole trace window (WINDOW_BLOCKS of recent blocks, decoded once
+    // and then cached). From 5,000 up those costs are noise: bench/pipeline.ts measured 2,500 to 20,000
+    // within run-to-run variation, and 700 about 25 % slower; a batch's memory grows with it.
+    default: 5_000,
     doc: "most raw transactions per processor batch (one insert per table per batch)",
   },
   batchMaxMs: {
     env: "BATCH_MAX_MS",
     schema: int(0, 60_000),
-    default: 200, // bounds the added latency when the chain is quiet
+    // Bounds the latency a quiet chain adds (a partial batch waits this long for more records); under
+    // load batches fill long before. Replays and catch-ups are not slowed by it.
+    default: 200,
     doc: "longest a partial batch waits to fill",
   },
   cacheMaxEntries: {

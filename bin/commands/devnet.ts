@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import { useNativeSha256 } from "../../ingest/devnet/chain/native-sha256.ts";
 import { Devnet } from "../../ingest/devnet/devnet.ts";
 import { DevnetDumpWriter } from "../../ingest/devnet/dump.ts";
+import { useTonCoreSpeedups } from "../../processors/ton-core-speedups.ts";
 import type { CliIo } from "../io.ts";
 
 const USAGE = `usage: tondex devnet --seed N --blocks M --out DIR [--actions-per-block K] [--no-drain]
@@ -79,6 +80,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   const { seed, blocks, out, actionsPerBlock, drain } = parsed.value;
   useNativeSha256();
+  useTonCoreSpeedups();
   const devnet = new Devnet({ seed, actionsPerBlock });
   const writer = await DevnetDumpWriter.open(out);
   for (let i = 0; i < blocks; i++) await writer.add(await devnet.nextBlock());

@@ -7,7 +7,9 @@
 import { ConfigError } from "../../infra/errors.ts";
 import { createLogger } from "../../infra/log.ts";
 import { createMetrics } from "../../infra/metrics.ts";
+import { useNativeSha256 } from "../../ingest/devnet/chain/native-sha256.ts";
 import { replayLastBlock } from "../../ingest/replay/index.ts";
+import { useTonCoreSpeedups } from "../../processors/ton-core-speedups.ts";
 import { configHelp, loadConfig } from "../config.ts";
 import type { CliIo } from "../io.ts";
 import { startPipeline } from "../pipeline.ts";
@@ -35,6 +37,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     }
     throw error;
   }
+  useNativeSha256();
+  useTonCoreSpeedups();
   const logger = createLogger({ level: config.logLevel, name: "tondex" });
   const total = await replayLastBlock(paths);
   const progress = createProgress({ write: io.stderr, tty: process.stderr.isTTY === true, total, first: 0 });

@@ -9,6 +9,7 @@ import { ConfigError } from "../../infra/errors.ts";
 import { createLogger } from "../../infra/log.ts";
 import { createMetrics } from "../../infra/metrics.ts";
 import { useNativeSha256 } from "../../ingest/devnet/chain/native-sha256.ts";
+import { useTonCoreSpeedups } from "../../processors/ton-core-speedups.ts";
 import { configHelp, loadConfig } from "../config.ts";
 import type { CliIo } from "../io.ts";
 import { startPipeline } from "../pipeline.ts";
@@ -32,6 +33,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const logger = createLogger({ level: config.logLevel, name: "tondex" });
   const metrics = createMetrics({ defaultMetrics: true });
   useNativeSha256();
+  useTonCoreSpeedups();
   const pipeline = await startPipeline(config, { logger, metrics });
   let server: Server;
   try {

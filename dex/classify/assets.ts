@@ -9,15 +9,17 @@
  * - caller hints (e.g. a recorded trace's interfaces) fill only what is still unknown.
  */
 import { Address, Cell, contractAddress, loadStateInit, type Slice } from "@ton/core";
+import type { RawMessage } from "../../schemas/raw-transaction.ts";
 import type { DecodedBatch, DecodedMessage } from "./decode.ts";
 import { childTx } from "./decode.ts";
 import { KNOWN_PTON_WALLETS, PTON_V2_MASTER } from "./known.ts";
+import { type ClassifyMemo, memoised } from "./memo.ts";
 import type { Asset } from "./types.ts";
 import { raw } from "./util.ts";
 
 export type AssetResolver = { assetOf(routerWallet: string | null): Asset };
 
-type WalletData = { owner: string | null; master: string | null };
+export type WalletData = { owner: string | null; master: string | null };
 
 /** Jetton-wallet data layouts seen on mainnet: TEP-74 reference, and `status:uint4` first (USD₮, NOT). */
 const LAYOUTS: ReadonlyArray<(s: Slice) => WalletData> = [
@@ -32,11 +34,11 @@ const LAYOUTS: ReadonlyArray<(s: Slice) => WalletData> = [
   },
 ];
 
-function walletDataCandidates(m: DecodedMessage): WalletData[] {
-  if (m.raw.init_boc === undefined || m.raw.destination === null) return [];
+function walletDataCandidates(m: RawMessage): WalletData[] {
+  if (m.init_boc === undefined || m.destination === null) return [];
   try {
-    const init = loadStateInit(Cell.fromBase64(m.raw.init_boc).beginParse());
-    const dest = Address.parseRaw(m.raw.destination);
+    const init = loadStateInit(Cell.fromBase64(m.init_boc).beginParse());
+    const dest = Address.parseRaw(m.destination);
     if (!contractAddress(dest.workChain, init).equals(dest) || !init.data) return [];
     const out: WalletData[] = [];
     for (const layout of LAYOUTS) {
@@ -107,14 +109,18 @@ function detectPton(batch: DecodedBatch): Map<string, "v1" | "v2"> {
   return pton;
 }
 
-export function resolveAssets(batch: DecodedBatch, hints?: ReadonlyMap<string, string>): AssetResolver {
+export function resolveAssets(
+  batch: DecodedBatch,
+  hints?: ReadonlyMap<string, string>,
+  memo?: ClassifyMemo,
+): AssetResolver {
   const groups = new UnionFind();
   const derived = new Map<string, string | null>(); // group root → master (null = conflicting)
   const direct: Array<[wallet: string, master: string]> = [];
   for (const m of batch.messages.values()) {
     if (m.body.kind !== "jetton.internal_transfer" || !m.raw.destination) continue;
     const owners = expectedOwners(batch, m);
-    const data = walletDataCandidates(m).find(
+    const data = memoised(memo?.walletData, m.raw, walletDataCandidates).find(
       (d) => d.master !== null && ((d.owner !== null && owners.has(d.owner)) || d.master === m.raw.source),
     );
     if (data?.master) direct.push([m.raw.destination, data.master]);

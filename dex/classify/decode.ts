@@ -4,10 +4,11 @@
  * pick the forward payload that belongs to the body. Never throws: an unreadable BOC becomes a
  * `boc_error` record.
  */
-import { Cell } from "@ton/core";
+import type { Cell } from "@ton/core";
 import type { RawMessage } from "../../schemas/raw-transaction.ts";
 import { type Decoded, type DecodedPayload, decodeBody, decodeForwardPayload } from "../codecs/index.ts";
 import { buildGraph, type TxGraph, type TxNode } from "./graph.ts";
+import { bodyCell, type ClassifyMemo, memoised } from "./memo.ts";
 import { errorText } from "./util.ts";
 
 export type BocError = { kind: "boc_error"; op: number | null; reason: string };
@@ -27,8 +28,12 @@ export type DecodedTx = TxNode & {
 export type DecodedBatch = TxGraph & {
   txs: DecodedTx[];
   byTx: Map<string, DecodedTx>;
+  /** account → its transactions, in batch (lt) order. */
+  byAccount: Map<string, DecodedTx[]>;
   /** message hash → decoded message (in_msg and out_msgs copies are identical). */
   messages: Map<string, DecodedMessage>;
+  /** What earlier calls decoded, for the stages' nested decodes (./memo.ts). */
+  memo: ClassifyMemo | undefined;
 };
 
 /** The forward payload a STON.fi contract would read: v1 and v2 routers take the first ref, else inline bits. */
@@ -44,30 +49,36 @@ function forwardPayloadOf(body: Decoded): Cell | null {
   }
 }
 
-export function decodeMessage(raw: RawMessage): DecodedMessage {
-  let cell: Cell;
-  try {
-    cell = Cell.fromBase64(raw.body_boc);
-  } catch (error) {
+export function decodeMessage(raw: RawMessage, memo?: ClassifyMemo): DecodedMessage {
+  const parsed = bodyCell(memo, raw);
+  if (!parsed.ok) {
     return {
       raw,
-      body: { kind: "boc_error", op: raw.opcode, reason: `bad body BOC: ${errorText(error)}` },
+      body: { kind: "boc_error", op: raw.opcode, reason: `bad body BOC: ${errorText(parsed.error)}` },
       payload: null,
     };
   }
-  const body = decodeBody(cell);
+  const body = decodeBody(parsed.cell);
+  // Decoded once per message object: the whole body cell need not stay cached beside the result.
+  memo?.cells.delete(raw);
   const payloadCell = forwardPayloadOf(body);
   const payload =
     payloadCell !== null && payloadCell.bits.length >= 32 ? decodeForwardPayload(payloadCell) : null;
   return { raw, body, payload };
 }
 
-export function decodeBatch(graph: TxGraph): DecodedBatch {
+/** `decodeMessage`, answered from `memo` when an earlier call decoded the same message object. */
+export function decodeMessageOnce(raw: RawMessage, memo?: ClassifyMemo): DecodedMessage {
+  return memoised(memo?.decoded, raw, (r) => decodeMessage(r, memo));
+}
+
+/** `memo` (./memo.ts) reuses messages decoded by earlier calls; the result is the same without it. */
+export function decodeBatch(graph: TxGraph, memo?: ClassifyMemo): DecodedBatch {
   const messages = new Map<string, DecodedMessage>();
   const decodeOnce = (raw: RawMessage): DecodedMessage => {
     const known = messages.get(raw.hash);
     if (known) return known;
-    const decoded = decodeMessage(raw);
+    const decoded = decodeMessageOnce(raw, memo);
     messages.set(raw.hash, decoded);
     return decoded;
   };
@@ -79,11 +90,17 @@ export function decodeBatch(graph: TxGraph): DecodedBatch {
     }),
   );
   const byTx = new Map(txs.map((t) => [t.tx.hash, t]));
-  return { ...graph, txs, byTx, messages };
+  const byAccount = new Map<string, DecodedTx[]>();
+  for (const t of txs) {
+    const list = byAccount.get(t.tx.account);
+    if (list === undefined) byAccount.set(t.tx.account, [t]);
+    else list.push(t);
+  }
+  return { ...graph, txs, byTx, byAccount, messages, memo };
 }
 
-export function decodeTransactions(txs: Parameters<typeof buildGraph>[0]): DecodedBatch {
-  return decodeBatch(buildGraph(txs));
+export function decodeTransactions(txs: Parameters<typeof buildGraph>[0], memo?: ClassifyMemo): DecodedBatch {
+  return decodeBatch(buildGraph(txs), memo);
 }
 
 /** The decoded transaction that sent `t`'s inbound message, if it is in the batch. */

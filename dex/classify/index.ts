@@ -18,6 +18,8 @@ import type { ClassifyOptions, Operation, UnknownOperation } from "./types.ts";
 import { errorText } from "./util.ts";
 import { assembleVaultOps } from "./vault.ts";
 
+export { decodeMessageOnce } from "./decode.ts";
+export { type BodyCell, bodyCell, type ClassifyMemo, createClassifyMemo } from "./memo.ts";
 export type * from "./types.ts";
 
 const RANK: Record<Operation["type"], number> = {
@@ -65,12 +67,14 @@ function stage<T>(name: string, batch: DecodedBatch, errors: UnknownOperation[],
 export function classify(txs: readonly RawTransaction[], options: ClassifyOptions = {}): Operation[] {
   let batch: DecodedBatch;
   try {
-    batch = decodeTransactions(txs);
+    batch = decodeTransactions(txs, options.memo);
   } catch (error) {
     return [internalError("decode", error, null)];
   }
   const errors: UnknownOperation[] = [];
-  const assets = stage("assets", batch, errors, null, () => resolveAssets(batch, options.jettonMasters));
+  const assets = stage("assets", batch, errors, null, () =>
+    resolveAssets(batch, options.jettonMasters, options.memo),
+  );
   if (assets === null) return errors;
   const legs: AssembledLeg[] = [
     ...stage("swaps", batch, errors, [], () => assembleSwapLegs(batch, assets)),

@@ -6,11 +6,12 @@
  * - LpAccount refund: `cb_refund_me` → `pay_to(refund_ok)`.
  */
 
-import { type Decoded, decodeForwardPayload } from "../codecs/index.ts";
+import type { Decoded } from "../codecs/index.ts";
 import { describeExitCode } from "../exit-codes.ts";
 import type { AssetResolver } from "./assets.ts";
 import { childTx, type DecodedBatch, type DecodedMessage, type DecodedTx, parentTx } from "./decode.ts";
 import { inboundOf } from "./inbound.ts";
+import { payloadOnce } from "./memo.ts";
 import { followPayout } from "./payout.ts";
 import type {
   Dex,
@@ -87,12 +88,9 @@ const isCbRefund = (m: DecodedMessage) =>
  */
 function depositOutcome(batch: DecodedBatch, lpAccount: DecodedTx | undefined): ProvideOutcome | null {
   if (!lpAccount?.ok) return null;
-  const forwarder = batch.txs.find(
-    (x) =>
-      x.tx.account === lpAccount.tx.account &&
-      x.lt >= lpAccount.lt &&
-      x.ok &&
-      x.outs.some((o) => isCb(o) || isCbRefund(o)),
+  // The LpAccount's own transactions, in the batch's order: the first match is the same as over all txs.
+  const forwarder = (batch.byAccount.get(lpAccount.tx.account) ?? []).find(
+    (x) => x.lt >= lpAccount.lt && x.ok && x.outs.some((o) => isCb(o) || isCbRefund(o)),
   );
   const cb = forwarder?.outs.find((o) => isCb(o) || isCbRefund(o));
   if (!cb) return "stored";
@@ -116,7 +114,7 @@ function provide(batch: DecodedBatch, assets: AssetResolver, t: DecodedTx): Liqu
   // other one (§2.4, §3.4). v1 keeps the payload at the router, v2 passes it to the pool.
   const payload =
     b.kind === "stonfi.v2.provide_lp"
-      ? decodeForwardPayload(b.dexPayload)
+      ? payloadOnce(batch.memo, b.dexPayload)
       : inbound.router?.in?.body.kind === "jetton.transfer_notification"
         ? inbound.router.in.payload
         : null;

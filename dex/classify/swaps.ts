@@ -165,7 +165,7 @@ function v2Leg(batch: DecodedBatch, assets: AssetResolver, pool: DecodedTx): Ass
   if (sw?.kind !== "stonfi.v2.swap") return null;
   const inbound = inboundOf(batch, parentTx(batch, pool));
   const leg = baseLeg(pool, "v2", inbound);
-  const payload: V2SwapPayload | null = payloadOfSwap(sw);
+  const payload: V2SwapPayload | null = payloadOfSwap(sw, batch.memo);
   const payTo = pool.outs.find(
     (o): o is DecodedMessage & { body: V2PayTo } => o.body.kind === "stonfi.v2.pay_to",
   );

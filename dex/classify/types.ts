@@ -4,6 +4,8 @@
  * lowercase hex. The JSON form (decimal strings) is produced by ./json.ts and documented in README.md.
  */
 
+import type { ClassifyMemo } from "./memo.ts";
+
 export type Dex = "v1" | "v2";
 
 /**
@@ -216,4 +218,6 @@ export type Operation =
 export type ClassifyOptions = {
   /** Jetton wallet → jetton master known from elsewhere (e.g. a recorded trace's interfaces). Fills gaps only. */
   jettonMasters?: ReadonlyMap<string, string>;
+  /** Per-message results reused across calls over overlapping batches (./memo.ts); output is the same. */
+  memo?: ClassifyMemo;
 };

@@ -21,6 +21,7 @@ import { NonRetryableError } from "../errors.ts";
 import { stringifyJson } from "../json.ts";
 import { redactUrl } from "../redact.ts";
 import { classifyStoreError } from "./errors.ts";
+import { jsonEachRow } from "./row-json.ts";
 
 /** The oldest server with everything the schema uses (UInt256, query parameters, modern settings). */
 export const MIN_SERVER_VERSION = { major: 24, minor: 8 } as const;
@@ -170,7 +171,7 @@ async function startEmbedded(path: string): Promise<EmbeddedHandle> {
   // engine parses single-threaded; the raw insert hands a Buffer to chdb's parallel parser. Measured on
   // 100k swap rows (179 MB of JSON): ~10 s through the client, ~3.5 s raw (test/integration/store.test.ts).
   const rawInsert: RawInsert = async (table, rows) => {
-    const values = Buffer.from(rows.map((row) => stringifyJson(row)).join("\n"));
+    const values = jsonEachRow(rows);
     await connection.chdb.rawInsert({ table, values, format: "JSONEachRow", settings: INSERT_SETTINGS });
   };
   return { client, rawInsert, version };

@@ -15,12 +15,22 @@
 import { createHash } from "node:crypto";
 import { Cell, loadStateInit } from "@ton/core";
 import type { PoolType } from "../../dex/amm/index.ts";
-import { classify, type Operation } from "../../dex/classify/index.ts";
-import { decodeBody } from "../../dex/codecs/index.ts";
+import {
+  bodyCell,
+  classify,
+  createClassifyMemo,
+  decodeMessageOnce,
+  type Operation,
+} from "../../dex/classify/index.ts";
 import type { TokenMetadata } from "../../dex/jetton-metadata.ts";
 import { v2LayoutsOf } from "../../dex/pool-data.ts";
 import type { AssetRow, FactRows, PoolRow, RouterRow, UnknownMessageRow } from "../../schemas/facts.ts";
-import { isRejected, type RawTransaction, type RejectedRecord } from "../../schemas/raw-transaction.ts";
+import {
+  isRejected,
+  type RawMessage,
+  type RawTransaction,
+  type RejectedRecord,
+} from "../../schemas/raw-transaction.ts";
 import { type AssetLearner, assetsOf, createAssetLearner } from "./assets.ts";
 import { operationRows } from "./operation-rows.ts";
 import { type PoolReport, PoolTracker } from "./pool-state.ts";
@@ -53,6 +63,8 @@ export class ProcessorCore {
   readonly #lookups: CoreLookups;
   readonly #assets: AssetLearner;
   readonly #poolTypes = new Map<string, PoolType>();
+  /** The window re-classifies its transactions every step; their messages are decoded once (memo.ts). */
+  readonly #memo = createClassifyMemo();
 
   /** `tracker` rebuilds a tracker (e.g. `PoolTracker.fromRows` after a restart) around the core's types. */
   constructor(
@@ -91,10 +103,10 @@ export class ProcessorCore {
     const txs = records.filter((r): r is RawTransaction => !isRejected(r));
     const rejected = records.filter(isRejected).map(rejectedRow);
     await this.#resolvePoolTypes(txs);
-    const pools = this.#tracker.applyBatch(txs);
+    const pools = this.#tracker.applyBatch(txs, this.#cellOf);
     this.#window.add(txs);
     const step = this.#window.step(
-      (batch) => classify(batch, { jettonMasters: this.#assets.hints() }),
+      (batch) => classify(batch, { jettonMasters: this.#assets.hints(), memo: this.#memo }),
       flush,
     );
     const ops = await this.#assets.enrich(step.released);
@@ -128,10 +140,26 @@ export class ProcessorCore {
     for (const tx of txs) {
       if (tx.in_msg?.init_boc === undefined || this.#poolTypes.has(tx.account)) continue;
       if (this.#tracker.get(tx.account) !== undefined) continue;
-      const kind = safeKind(tx.in_msg.body_boc);
+      const kind = this.#kindOf(tx.in_msg);
       if (!V2_POOL_KINDS.test(kind)) continue;
       const type = (await this.#lookups.poolType(tx.account)) ?? layoutGuess(tx.in_msg.init_boc);
       if (type !== undefined) this.#poolTypes.set(tx.account, type);
+    }
+  }
+
+  /** Body cells for the pool tracker, from the memo the classifier decodes with (one parse each). */
+  readonly #cellOf = (m: RawMessage): Cell | null => {
+    const parsed = bodyCell(this.#memo, m);
+    return parsed.ok ? parsed.cell : null;
+  };
+
+  /** The decoded kind of a message ("unknown" when its BOC does not parse), decoded once for the window. */
+  #kindOf(m: RawMessage): string {
+    try {
+      const { body } = decodeMessageOnce(m, this.#memo);
+      return body.kind === "boc_error" ? "unknown" : body.kind;
+    } catch {
+      return "unknown";
     }
   }
 
@@ -193,14 +221,6 @@ function layoutGuess(initBoc: string): PoolType | undefined {
     return fits.includes("v2_constant_product") ? "v2_constant_product" : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function safeKind(bodyBoc: string): string {
-  try {
-    return decodeBody(Cell.fromBase64(bodyBoc)).kind;
-  } catch {
-    return "unknown";
   }
 }
 

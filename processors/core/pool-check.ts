@@ -6,7 +6,7 @@
  */
 import { type Decoded, decodeBody, JETTON_OP, STONFI_V1_OP, STONFI_V2_OP } from "../../dex/codecs/index.ts";
 import type { RawMessage } from "../../schemas/raw-transaction.ts";
-import { cellOf, type OutMsg, raw } from "./pool-types.ts";
+import { type BodyCellOf, type OutMsg, parseBodyCell, raw } from "./pool-types.ts";
 
 /** The state-relevant message one decoded out body stands for, or null when it carries no state. */
 function toOutMsg(b: Decoded): OutMsg | null {
@@ -49,11 +49,15 @@ const CHECKED_OPS: ReadonlySet<number> = new Set([
 ]);
 
 /** The state-relevant out messages of a pool transaction, in send order. */
-export function actualOutMsgs(outs: readonly RawMessage[], dex: "v1" | "v2"): OutMsg[] {
+export function actualOutMsgs(
+  outs: readonly RawMessage[],
+  dex: "v1" | "v2",
+  cellOf: BodyCellOf = parseBodyCell,
+): OutMsg[] {
   const result: OutMsg[] = [];
   for (const m of outs) {
     if (m.opcode === null || !CHECKED_OPS.has(m.opcode)) continue;
-    const cell = cellOf(m.body_boc);
+    const cell = cellOf(m);
     const body: Decoded = cell ? decodeBody(cell, { dex }) : unreadable(m.opcode);
     const decoded = toOutMsg(body);
     if (decoded !== null) result.push(decoded);

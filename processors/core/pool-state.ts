@@ -21,7 +21,14 @@ import type { RawTransaction } from "../../schemas/raw-transaction.ts";
 import { actualOutMsgs, renderOutMsgs, sameOutMsgs } from "./pool-check.ts";
 import { firstSight, POOL_ONLY_OPS, type PoolTypeLookup, poolOnlyDex } from "./pool-init.ts";
 import { poolRow, samePoolState, stateRow, trackedFromRows } from "./pool-rows.ts";
-import { cellOf, describe, type PoolReport, type Step, type TrackedPool } from "./pool-types.ts";
+import {
+  type BodyCellOf,
+  describe,
+  type PoolReport,
+  parseBodyCell,
+  type Step,
+  type TrackedPool,
+} from "./pool-types.ts";
 import { modelV1 } from "./pool-v1.ts";
 import { modelV2 } from "./pool-v2.ts";
 
@@ -66,8 +73,8 @@ function committed(tx: RawTransaction): boolean {
   return !tx.aborted && tx.compute.success && (tx.action === null || tx.action.success);
 }
 
-function decodeIn(tx: RawTransaction, dex?: "v1" | "v2"): Decoded {
-  const cell = cellOf(tx.in_msg!.body_boc);
+function decodeIn(tx: RawTransaction, cellOf: BodyCellOf, dex?: "v1" | "v2"): Decoded {
+  const cell = cellOf(tx.in_msg!);
   if (cell === null) {
     return { kind: "malformed", op: tx.in_msg!.opcode ?? 0, family: "boc", reason: "does not deserialize" };
   }
@@ -133,12 +140,15 @@ export class PoolTracker {
     for (const u of s.unknown) this.#unknown.add(u);
   }
 
-  /** Applies a batch in lt order (per account, lt order is the only order that matters). */
-  applyBatch(txs: readonly RawTransaction[]): PoolBatchResult {
+  /**
+   * Applies a batch in lt order (per account, lt order is the only order that matters). `cellOf` may
+   * answer body cells from a cache shared with other readers; the result does not depend on it.
+   */
+  applyBatch(txs: readonly RawTransaction[], cellOf: BodyCellOf = parseBodyCell): PoolBatchResult {
     const out: PoolBatchResult = { poolStates: [], pools: [], reports: [], counts: emptyCounts() };
     const sorted = [...txs].sort((a, b) => compareLt(a.lt, b.lt));
     for (const tx of sorted) {
-      const r = this.apply(tx);
+      const r = this.apply(tx, cellOf);
       out.counts[r.status]++;
       if (r.state) out.poolStates.push(r.state);
       if (r.pool) out.pools.push(r.pool);
@@ -148,9 +158,9 @@ export class PoolTracker {
   }
 
   /** One transaction of any account; only pools (known, or deploying now) are acted on. */
-  apply(tx: RawTransaction): PoolTxResult {
+  apply(tx: RawTransaction, cellOf: BodyCellOf = parseBodyCell): PoolTxResult {
     const known = this.#pools.get(tx.account);
-    if (known === undefined) return this.#unseen(tx);
+    if (known === undefined) return this.#unseen(tx, cellOf);
     const lt = BigInt(tx.lt);
     if (lt <= known.lt) return { status: "duplicate" };
     if (known.status === "resync") return { status: "awaiting_resync" };
@@ -163,17 +173,17 @@ export class PoolTracker {
       this.#pools.set(p.pool, p);
       return { status: "bounced" };
     }
-    return this.#step(p, tx, decodeIn(tx, dexOf(p)));
+    return this.#step(p, tx, decodeIn(tx, cellOf, dexOf(p)), cellOf);
   }
 
-  #unseen(tx: RawTransaction): PoolTxResult {
+  #unseen(tx: RawTransaction, cellOf: BodyCellOf): PoolTxResult {
     if (this.#unknown.has(tx.account)) return { status: "unknown_pool" };
     const m = tx.in_msg;
     if (m === null || m.bounced === true || m.opcode === null || !POOL_ONLY_OPS.has(m.opcode)) {
       return { status: "not_pool" };
     }
     if (!committed(tx)) return { status: "failed" };
-    const body = decodeIn(tx);
+    const body = decodeIn(tx, cellOf);
     const dex = poolOnlyDex(body.kind);
     if (dex === undefined) return { status: "not_pool" };
     const sight = firstSight(tx, dex, this.poolTypeOf);
@@ -182,7 +192,7 @@ export class PoolTracker {
       const report = { kind: "unknown_pool" as const, ...this.#where(tx, body), reason: sight.reason };
       return { status: "unknown_pool", report };
     }
-    const r = this.#step({ ...sight.pool, lt: BigInt(tx.lt) }, tx, body);
+    const r = this.#step({ ...sight.pool, lt: BigInt(tx.lt) }, tx, body, cellOf);
     const now = this.#pools.get(tx.account)!;
     const pool = poolRow(now, tx);
     if (now.status !== "live") return { ...r, pool };
@@ -190,7 +200,7 @@ export class PoolTracker {
     return { status: "changed", state: r.state ?? stateRow(now, tx), pool };
   }
 
-  #step(p: TrackedPool, tx: RawTransaction, body: Decoded): PoolTxResult {
+  #step(p: TrackedPool, tx: RawTransaction, body: Decoded, cellOf: BodyCellOf): PoolTxResult {
     const step = runModel(p, tx, body);
     if (step.kind === "unmodelled") {
       return this.#stale(p, { kind: "unrecognised", ...this.#where(tx, body), reason: step.reason });
@@ -200,7 +210,7 @@ export class PoolTracker {
       return this.#stale(p, { kind: "mismatch", ...this.#where(tx, body), expected, actual });
     }
     if (step.expect !== null) {
-      const actual = actualOutMsgs(tx.out_msgs, dexOf(p));
+      const actual = actualOutMsgs(tx.out_msgs, dexOf(p), cellOf);
       if (!sameOutMsgs(step.expect, actual)) {
         const expected = renderOutMsgs(step.expect);
         const where = this.#where(tx, body);

@@ -5,6 +5,7 @@
 import { type Address, Cell } from "@ton/core";
 import type { PoolState } from "../../dex/amm/index.ts";
 import type { Decoded } from "../../dex/codecs/index.ts";
+import type { RawMessage } from "../../schemas/raw-transaction.ts";
 
 /** `live`: state follows the pool's transactions. `resync`: a check failed; waiting for `resync()`. */
 export type PoolStatus = "live" | "resync";
@@ -111,3 +112,11 @@ export function cellOf(boc: string): Cell | null {
     return null;
   }
 }
+
+/**
+ * A message's body cell, or null when it does not deserialize. The core passes one backed by the
+ * classifier's memo, so a body is parsed once for the tracker and the classifier together.
+ */
+export type BodyCellOf = (m: RawMessage) => Cell | null;
+
+export const parseBodyCell: BodyCellOf = (m) => cellOf(m.body_boc);

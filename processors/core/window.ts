@@ -8,7 +8,10 @@
  * - when its anchor block leaves the window, complete or not (unknown/malformed leftovers only then,
  *   since a later transaction may still explain them).
  * Released operations are final: later steps never release the same id again while it is in the window.
- * The result depends only on the transactions, not on how they were batched.
+ * A leftover on a transaction that a released operation covers is not released (the window had only cut
+ * its trace). What an operation's anchor transaction says (amounts, parties, exit codes) never depends
+ * on batching; fields the classifier takes from other transactions (payout delivery, a provide's later
+ * outcome) can, for operations released incomplete when their anchor leaves the window.
  */
 import type { Operation } from "../../dex/classify/index.ts";
 import type { RawTransaction } from "../../schemas/raw-transaction.ts";
@@ -28,6 +31,8 @@ export class TraceWindow {
   readonly #released = new Map<string, number>();
   readonly #mcOfTx = new Map<string, number>();
   readonly #txs = new Map<string, RawTransaction>();
+  /** Transactions belonging to released operations (→ anchor mc), kept for two window depths. */
+  readonly #covered = new Map<string, number>();
   #head = 0;
 
   constructor(readonly depth: number) {
@@ -82,16 +87,25 @@ export class TraceWindow {
     const byHash = new Map(txs.map((tx) => [tx.hash, tx]));
     const limit = flush ? Number.POSITIVE_INFINITY : this.#head - this.depth;
     const released: Operation[] = [];
-    for (const op of ops) {
+    // Operations first, leftovers after: a leftover whose transaction an operation already covers was
+    // only "unexplained" because the window cut its trace (e.g. the operation's anchor left earlier).
+    const ordered = [...ops.filter((o) => !isLeftover(o)), ...ops.filter(isLeftover)];
+    for (const op of ordered) {
       if (this.#released.has(op.id)) continue;
       const mc = this.#mcOfTx.get(op.tx_hash) ?? this.#head;
       const leaving = mc <= limit;
-      const leftover = op.type === "unknown" || op.type === "malformed";
+      const leftover = isLeftover(op);
+      if (leftover && leaving && this.#covered.has(op.tx_hash)) {
+        this.#released.set(op.id, mc);
+        continue;
+      }
       if (leaving || (!leftover && complete(op, byHash, receiver))) {
         released.push(op);
         this.#released.set(op.id, mc);
+        if (!leftover) for (const h of txsOf(op)) this.#covered.set(h, mc);
       }
     }
+    for (const [h, mc] of this.#covered) if (mc <= limit - this.depth) this.#covered.delete(h);
     return { released, evicted: this.#evict(limit) };
   }
 
@@ -110,6 +124,13 @@ export class TraceWindow {
   }
 }
 
+const isLeftover = (op: Operation): boolean => op.type === "unknown" || op.type === "malformed";
+
+/** The anchor and every transaction the classifier attached to the operation. */
+function txsOf(op: Operation): string[] {
+  return "tx_hashes" in op ? [op.tx_hash, ...op.tx_hashes] : [op.tx_hash];
+}
+
 /**
  * The operation's trace has settled: following every internal message sent by its transactions, and by
  * the transactions receiving them, transitively, reaches only messages already received in the window.
@@ -121,7 +142,8 @@ function complete(
 ): boolean {
   if (!("tx_hashes" in op)) return false;
   const queue: RawTransaction[] = [];
-  for (const hash of op.tx_hashes) {
+  // The walk starts at the anchor too: an operation whose later transactions have not arrived may list none.
+  for (const hash of txsOf(op)) {
     const tx = byHash.get(hash);
     if (tx === undefined) return false;
     queue.push(tx);

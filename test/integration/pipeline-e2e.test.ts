@@ -18,7 +18,7 @@ import type { TruthRecord } from "../../ingest/devnet/chain/truth.ts";
 import { createDevnetSource } from "../../ingest/devnet/source.ts";
 import { factsMatchTruth } from "../helpers/facts-truth.ts";
 
-const BLOCKS = Number(process.env.TONDEX_E2E_BLOCKS ?? 110);
+const BLOCKS = Number(process.env.TONDEX_E2E_BLOCKS ?? 160);
 const MIN_TRANSACTIONS = process.env.TONDEX_E2E_BLOCKS ? 0 : 100_000;
 
 test("a devnet run of ≥ 100k transactions ends with facts equal to the ground truth", async (t) => {

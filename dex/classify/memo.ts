@@ -1,0 +1,66 @@
+/**
+ * Results that depend on one message alone, kept across `classify` calls. A caller that classifies an
+ * overlapping set of transactions again and again (the processor's trace window re-classifies its recent
+ * blocks on every step) would otherwise re-parse the same BOCs each time, which was most of its cost.
+ *
+ * Entries are keyed by the RawMessage object (WeakMap), so an entry lives exactly as long as the caller
+ * keeps the transaction that holds it, and a different object with the same hash is decoded afresh. The
+ * cached values are never mutated by the classifier, so sharing them between calls changes no output.
+ */
+import { Cell } from "@ton/core";
+import type { RawMessage } from "../../schemas/raw-transaction.ts";
+import { type DecodedPayload, decodeForwardPayload } from "../codecs/index.ts";
+import type { WalletData } from "./assets.ts";
+import type { DecodedMessage } from "./decode.ts";
+
+/** A message body parsed from its base64 BOC, or why it does not deserialize. */
+export type BodyCell =
+  | { readonly ok: true; readonly cell: Cell }
+  | { readonly ok: false; readonly error: unknown };
+
+export type ClassifyMemo = {
+  /** Body cells, also shared with other readers of the same messages (the processor's pool tracker). */
+  readonly cells: WeakMap<RawMessage, BodyCell>;
+  /** The message decoded on its own (body, forward payload). */
+  readonly decoded: WeakMap<RawMessage, DecodedMessage>;
+  /** The jetton-wallet data candidates read from the message's StateInit. */
+  readonly walletData: WeakMap<RawMessage, readonly WalletData[]>;
+  /** Nested `dex_payload` cells of decoded bodies (v2 swap, provide_lp), decoded on their own. */
+  readonly payloads: WeakMap<Cell, DecodedPayload>;
+};
+
+export function createClassifyMemo(): ClassifyMemo {
+  return { cells: new WeakMap(), decoded: new WeakMap(), walletData: new WeakMap(), payloads: new WeakMap() };
+}
+
+function parseBody(raw: RawMessage): BodyCell {
+  try {
+    return { ok: true, cell: Cell.fromBase64(raw.body_boc) };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+/** The body cell of `raw` (cells are immutable, so one parse serves every reader). */
+export function bodyCell(memo: ClassifyMemo | undefined, raw: RawMessage): BodyCell {
+  return memoised(memo?.cells, raw, parseBody);
+}
+
+/** `key`'s memoised value, computing and storing it on a miss; no memo: just compute. */
+export function memoised<K extends object, V>(
+  map: WeakMap<K, V> | undefined,
+  key: K,
+  compute: (key: K) => V,
+): V {
+  if (map === undefined) return compute(key);
+  const known = map.get(key);
+  if (known !== undefined) return known;
+  const value = compute(key);
+  map.set(key, value);
+  return value;
+}
+
+/** `decodeForwardPayload(cell)` (no hint) of a cell held by a memoised body: the cell object is the key. */
+export function payloadOnce(memo: ClassifyMemo | undefined, cell: Cell): DecodedPayload {
+  return memoised(memo?.payloads, cell, (c) => decodeForwardPayload(c));
+}
