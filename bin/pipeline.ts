@@ -92,8 +92,9 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
   const lookups = chainStateLookups(source.chainState, (what, error) =>
     logger.warn({ what, err: error }, "chain-state lookup failed"),
   );
-  const core = new ProcessorCore({ windowBlocks: config.windowBlocks, lookups }, (types) =>
-    PoolTracker.fromRows(restored, poolRows, types),
+  const core = new ProcessorCore(
+    { windowBlocks: config.windowBlocks, lookups, resumedAfter: after },
+    (types) => PoolTracker.fromRows(restored, poolRows, types),
   );
   core.restore({ pools: poolRows, routers: await selectFacts(store, "routers", {}) });
   const bus: Bus = createMemoryBus({

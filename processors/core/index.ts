@@ -49,7 +49,17 @@ export type CoreLookups = {
   poolType(pool: string): Promise<PoolType | undefined>;
 };
 
-export type CoreOptions = { windowBlocks: number; lookups: CoreLookups };
+export type CoreOptions = {
+  windowBlocks: number;
+  lookups: CoreLookups;
+  /**
+   * The stored cursor this core resumes after (0 for a fresh start). Operations anchored below
+   * `resumedAfter + 1 + windowBlocks` were released before the restart, with their whole trace; the
+   * re-read blocks before that only give context to the operations after it, so they are not released again
+   * (a second release would see a trace cut at the resume point and overwrite good rows).
+   */
+  resumedAfter?: number;
+};
 
 export type CoreResult = { rows: FactRows; poolReports: PoolReport[] };
 
@@ -63,6 +73,7 @@ export class ProcessorCore {
   readonly #lookups: CoreLookups;
   readonly #assets: AssetLearner;
   readonly #poolTypes = new Map<string, PoolType>();
+  readonly #releaseFrom: number;
   /** The window re-classifies its transactions every step; their messages are decoded once (memo.ts). */
   readonly #memo = createClassifyMemo();
 
@@ -71,7 +82,9 @@ export class ProcessorCore {
     options: CoreOptions,
     tracker?: (poolTypeOf: (pool: string) => PoolType | undefined) => PoolTracker,
   ) {
-    this.#window = new TraceWindow(options.windowBlocks);
+    const resumed = options.resumedAfter ?? 0;
+    this.#releaseFrom = resumed > 0 ? resumed + 1 + options.windowBlocks : 0;
+    this.#window = new TraceWindow(options.windowBlocks, this.#releaseFrom);
     this.#lookups = options.lookups;
     this.#tracker = (tracker ?? ((types) => new PoolTracker(types)))(this.poolTypeOf);
     this.#assets = createAssetLearner(options.lookups);

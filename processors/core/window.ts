@@ -35,7 +35,11 @@ export class TraceWindow {
   readonly #covered = new Map<string, number>();
   #head = 0;
 
-  constructor(readonly depth: number) {
+  /** Operations anchored below `releaseFrom` are never released (see CoreOptions.resumedAfter). */
+  constructor(
+    readonly depth: number,
+    readonly releaseFrom = 0,
+  ) {
     if (!Number.isInteger(depth) || depth < 1) throw new RangeError(`window depth must be ≥ 1, got ${depth}`);
   }
 
@@ -44,11 +48,11 @@ export class TraceWindow {
     return this.#head;
   }
 
-  /** Lowest mc_seqno still in the window (head + 1 when empty). */
+  /** Lowest mc_seqno whose operations may still be released (head + 1 when none). */
   get oldest(): number {
     let min = this.#head + 1;
     for (const mc of this.#blocks.keys()) min = Math.min(min, mc);
-    return min;
+    return Math.max(min, this.releaseFrom);
   }
 
   mcSeqnoOf(txHash: string): number | undefined {
@@ -93,6 +97,10 @@ export class TraceWindow {
     for (const op of ordered) {
       if (this.#released.has(op.id)) continue;
       const mc = this.#mcOfTx.get(op.tx_hash) ?? this.#head;
+      if (mc < this.releaseFrom) {
+        this.#released.set(op.id, mc);
+        continue;
+      }
       const leaving = mc <= limit;
       const leftover = isLeftover(op);
       if (leftover && leaving && this.#covered.has(op.tx_hash)) {
