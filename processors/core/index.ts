@@ -73,7 +73,6 @@ export class ProcessorCore {
   readonly #lookups: CoreLookups;
   readonly #assets: AssetLearner;
   readonly #poolTypes = new Map<string, PoolType>();
-  readonly #releaseFrom: number;
   /** The window re-classifies its transactions every step; their messages are decoded once (memo.ts). */
   readonly #memo = createClassifyMemo();
 
@@ -83,8 +82,10 @@ export class ProcessorCore {
     tracker?: (poolTypeOf: (pool: string) => PoolType | undefined) => PoolTracker,
   ) {
     const resumed = options.resumedAfter ?? 0;
-    this.#releaseFrom = resumed > 0 ? resumed + 1 + options.windowBlocks : 0;
-    this.#window = new TraceWindow(options.windowBlocks, this.#releaseFrom);
+    this.#window = new TraceWindow(
+      options.windowBlocks,
+      resumed > 0 ? resumed + 1 + options.windowBlocks : 0,
+    );
     this.#lookups = options.lookups;
     this.#tracker = (tracker ?? ((types) => new PoolTracker(types)))(this.poolTypeOf);
     this.#assets = createAssetLearner(options.lookups);
