@@ -5,7 +5,8 @@
  * explicitly (the SDK's default v2 deadline reads the wall clock).
  */
 import { DEX, pTON } from "@ston-fi/sdk";
-import { type Address, beginCell, type Cell } from "@ton/core";
+import type { Address, Cell } from "@ton/core";
+import { addressArg } from "../../../dex/chain-state.ts";
 import { openOnChain } from "../chain/provider.ts";
 import { TON_SYMBOL } from "./catalog.ts";
 import type { RouterKey, UserMessage } from "./types.ts";
@@ -208,7 +209,7 @@ export class UserActions {
     const handle = this.handle(router);
     const minter = symbol === TON_SYMBOL ? handle.ptonMinter : this.master(symbol);
     const { exitCode, stack } = this.#world.chain.runGetMethod(minter, "get_wallet_address", [
-      { type: "slice", cell: beginCell().storeAddress(handle.address).endCell() },
+      addressArg(handle.address),
     ]);
     if (exitCode !== 0 || stack[0]?.type !== "slice")
       throw new Error(`get_wallet_address failed on ${symbol}`);

@@ -3,10 +3,11 @@
  * current state through `ChainState` mapped to the AMM engine's `PoolState`. Nothing here is cached across
  * blocks except what never changes (addresses, token order).
  */
-import { type Address, beginCell } from "@ton/core";
+import type { Address } from "@ton/core";
 import type { PoolState } from "../../../dex/amm/index.ts";
 import type { ChainState } from "../../../dex/chain-state.ts";
 import { v1PoolState, v2PoolState } from "../../../dex/chain-state.ts";
+import { orderWallets } from "../contracts/token-order.ts";
 import type { UserActions } from "./actions.ts";
 import { POOLS, type PoolSpec } from "./catalog.ts";
 import type { RouterKey } from "./types.ts";
@@ -29,7 +30,7 @@ export async function resolvePools(actions: UserActions, state: ChainState): Pro
     const wa = actions.routerWallet(spec.router, spec.a);
     const wb = actions.routerWallet(spec.router, spec.b);
     const address = await state.getPoolAddress(router.address, wa, wb);
-    const aFirst = compareWallets(wa, wb) > 0;
+    const aFirst = orderWallets(wa, wb)[0] === wa;
     pools.push({
       spec,
       router: spec.router,
@@ -41,15 +42,6 @@ export async function resolvePools(actions: UserActions, state: ChainState): Pro
     });
   }
   return pools;
-}
-
-/**
- * contracts.md §1.2: token0 is the router wallet whose `storeAddress` cell has the larger hash (compared as
- * unsigned big-endian 256-bit integers).
- */
-export function compareWallets(a: Address, b: Address): number {
-  const hash = (x: Address) => beginCell().storeAddress(x).endCell().hash();
-  return Buffer.compare(hash(a), hash(b));
 }
 
 /** The pool's current engine state, or null while it is not deployed. */

@@ -27,7 +27,7 @@ test("same answers as the wrapped model for every cached method", async (t) => {
   ] as const) {
     t.deepEqual(await cached.getPoolsByAssets(a, b), await inner.getPoolsByAssets(a, b));
   }
-  t.is(await cached.getPool("0:" + "0".repeat(64)), null);
+  t.is(await cached.getPool(`0:${"0".repeat(64)}`), null);
 });
 
 test("lists are read once per TTL; other methods pass through", async (t) => {

@@ -6,8 +6,9 @@
  */
 import { Address, beginCell, type Cell, type StateInit } from "@ton/core";
 import type { Begin } from "../../chain/cell-writer.ts";
-import { addressCellHash, addressKey, cached, cellKey, contractAddressOf } from "../../chain/memo.ts";
+import { addressKey, cached, cellKey, contractAddressOf } from "../../chain/memo.ts";
 import { markerCode } from "../../chain/registry.ts";
+import { orderWallets } from "../token-order.ts";
 
 export const V1_ROUTER_CODE = markerCode("stonfi-v1/router");
 export const V1_POOL_CODE = markerCode("stonfi-v1/pool");
@@ -166,11 +167,7 @@ export function parsePoolData(data: Cell): V1PoolState {
   };
 }
 
-/** §1.2: the wallet whose serialised address cell has the larger hash is token0. */
-export function orderWallets(a: Address, b: Address): [token0: Address, token1: Address] {
-  // Unsigned big-endian comparison of the two 32-byte hashes.
-  return Buffer.compare(addressCellHash(a), addressCellHash(b)) > 0 ? [a, b] : [b, a];
-}
+export { orderWallets };
 
 /** StateInits are memoised by their inputs (code cells by hash): routers and pools derive them per message. */
 const inits = new Map<string, StateInit>();

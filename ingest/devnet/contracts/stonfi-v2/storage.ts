@@ -6,7 +6,8 @@
  */
 import { type Address, beginCell, type Cell, type Slice, type StateInit } from "@ton/core";
 import type { Begin } from "../../chain/cell-writer.ts";
-import { addressCellHash, addressKey, cached, contractAddressOf } from "../../chain/memo.ts";
+import { addressKey, cached, contractAddressOf } from "../../chain/memo.ts";
+import { orderWallets } from "../token-order.ts";
 import {
   DEFAULT_LP_FEE,
   DEFAULT_PROTOCOL_FEE,
@@ -19,15 +20,9 @@ import {
 } from "./constants.ts";
 import type { V2LpAccountState, V2LpWalletState, V2PoolState, V2RouterState, V2VaultState } from "./state.ts";
 
+/** §1.2 token order (shared with v1). */
+export const sortTokens = orderWallets;
 export type { V2LpAccountState, V2LpWalletState, V2PoolState, V2RouterState, V2VaultState } from "./state.ts";
-
-/**
- * §1.2: the wallet whose serialized address has the larger cell hash is token0 (hashes compared as unsigned
- * big-endian 256-bit integers, which is what comparing the 32-byte buffers does).
- */
-export function sortTokens(a: Address, b: Address): [token0: Address, token1: Address] {
-  return Buffer.compare(addressCellHash(a), addressCellHash(b)) > 0 ? [a, b] : [b, a];
-}
 
 /** StateInits are memoised by their inputs: routers and pools derive them on every swap and provide. */
 const inits = new Map<string, StateInit>();
