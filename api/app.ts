@@ -3,12 +3,14 @@
  * import time; bin/ builds the adapters and listens. Middleware order: errors first (so every failure
  * below it is rendered), then the dependencies on `ctx.state`, the JSON body reader, the docs and the API.
  */
+import type { RequestListener } from "node:http";
 import Koa from "koa";
 import { jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { docsRouter } from "./docs.ts";
 import { errorMiddleware } from "./errors.ts";
-import { buildRouter } from "./route.ts";
+import { createResponseMemo, type ResponseMemo } from "./response-memo.ts";
+import { buildRouter, memoizablePaths } from "./route.ts";
 import { AssetsController } from "./routes/assets.ts";
 import { PoolsController } from "./routes/pools.ts";
 import { ReferenceController } from "./routes/reference.ts";
@@ -27,7 +29,8 @@ export const CONTROLLERS = [
   WalletsController,
 ] as const;
 
-export function createApp(deps: ApiDeps): Koa {
+/** The Koa app; with `memo`, its `capture()` keeps the answers `memo.listener` will repeat. */
+export function createApp(deps: ApiDeps, memo?: ResponseMemo): Koa {
   const app = new Koa();
   // Errors are rendered by our middleware; Koa's default handler would also print them to stderr.
   app.silent = true;
@@ -38,9 +41,25 @@ export function createApp(deps: ApiDeps): Koa {
     ctx.state.deps = deps;
     await next();
   });
+  if (memo !== undefined) app.use(memo.capture());
   app.use(jsonBody());
   app.use(docs.routes());
   app.use(api.routes());
   app.use(api.allowedMethods());
   return app;
+}
+
+/**
+ * The request listener a server mounts: the app, behind the response memo when `deps.responseMemo` is
+ * set (see api/response-memo.ts). `memo` is returned for its statistics.
+ */
+export function apiListener(deps: ApiDeps): { listener: RequestListener; memo?: ResponseMemo } {
+  if (deps.responseMemo === undefined) return { listener: createApp(deps).callback() };
+  const memo = createResponseMemo({
+    paths: memoizablePaths(),
+    version: deps.responseMemo.version,
+    ttlMs: deps.responseMemo.ttlMs,
+    clock: deps.clock,
+  });
+  return { listener: memo.listener(createApp(deps, memo).callback()), memo };
 }

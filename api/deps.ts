@@ -25,6 +25,12 @@ export type ApiDeps = {
   /** Current time in milliseconds (injected so tests control "now"). */
   clock: () => number;
   logger: ApiLogger;
+  /**
+   * When set, repeated requests to `memo: true` routes are answered from memory while `version()` (the
+   * indexed data's version, bumped after every committed batch) is unchanged, for at most `ttlMs`
+   * (api/response-memo.ts). Used by `apiListener`.
+   */
+  responseMemo?: { version: () => number; ttlMs: number };
 };
 
 export function depsOf(ctx: Context): ApiDeps {

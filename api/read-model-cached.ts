@@ -1,16 +1,66 @@
 /**
  * Cache-aside for the read model's reference data (STYLE practice 11): routers, assets and pools change
- * only when the processors write, and every simulation needs them, so they are read as whole lists at most
- * once per `ttlMs` and the per-key lookups are answered from those lists (the same rows the store would
- * return: the list and key queries select the same facts). Everything else passes through. Errors are
- * never cached: a failed refresh throws to the caller (the API answers 503) and the next call retries.
+ * only when the processors write, and every simulation needs them, so they are read as whole lists and the
+ * per-key lookups are answered from indexes over those lists (the same rows the store would return: the
+ * list and key queries select the same facts). Everything else passes through.
+ *
+ * Freshness: a snapshot answers for `ttlMs`. After that it is refreshed in the background while it keeps
+ * answering (reading the lists takes tens of milliseconds, which callers should not wait for each
+ * second), for at most another `ttlMs`; a snapshot older than 2·`ttlMs` is not used: the caller waits for
+ * the refresh. One refresh runs at a time. Errors are never cached: a failed refresh is dropped (the
+ * next call tries again), and a caller that has to wait gets the error (the API answers 503).
  * Pool states used for simulation still come first from the processors' hot cache (api/deps.ts).
  */
 import type { AssetRecord, DexReadModel, PoolRecord, RawAddress, RouterRecord } from "./read-model.ts";
 
-type Snapshot = { routers: RouterRecord[]; assets: AssetRecord[]; pools: PoolRecord[]; at: number };
+type Snapshot = {
+  routers: RouterRecord[];
+  assets: AssetRecord[];
+  pools: PoolRecord[];
+  at: number;
+  routerBy: Map<RawAddress, RouterRecord>;
+  /** With each asset's position in `assets`, so lookups answer in list order. */
+  assetBy: Map<RawAddress, { asset: AssetRecord; index: number }>;
+  poolBy: Map<RawAddress, PoolRecord>;
+  /** Pools by unordered pair (`pairKey`), in list order. */
+  poolsByPair: Map<string, PoolRecord[]>;
+};
 
 const norm = (a: RawAddress): RawAddress => a.toUpperCase();
+const pairKey = (a: RawAddress, b: RawAddress): string => (a < b ? `${a}|${b}` : `${b}|${a}`);
+
+function snapshotOf(
+  routers: RouterRecord[],
+  assets: AssetRecord[],
+  pools: PoolRecord[],
+  at: number,
+): Snapshot {
+  const poolsByPair = new Map<string, PoolRecord[]>();
+  for (const p of pools) {
+    if (p.token0 === p.token1) continue;
+    const key = pairKey(p.token0, p.token1);
+    const list = poolsByPair.get(key);
+    if (list === undefined) poolsByPair.set(key, [p]);
+    else list.push(p);
+  }
+  const first = <T extends { address: RawAddress }, V>(items: T[], value: (item: T, i: number) => V) => {
+    const map = new Map<RawAddress, V>();
+    items.forEach((item, i) => {
+      if (!map.has(item.address)) map.set(item.address, value(item, i));
+    });
+    return map;
+  };
+  return {
+    routers,
+    assets,
+    pools,
+    at,
+    routerBy: first(routers, (r) => r),
+    assetBy: first(assets, (asset, index) => ({ asset, index })),
+    poolBy: first(pools, (p) => p),
+    poolsByPair,
+  };
+}
 
 export function cachedReadModel(
   inner: DexReadModel,
@@ -25,30 +75,51 @@ export function cachedReadModel(
       inner.listAssets(),
       inner.listPools(),
     ]);
-    return { routers, assets, pools, at: now() };
+    return snapshotOf(routers, assets, pools, now());
   };
   /** One refresh at a time; concurrent callers share it. */
+  const refresh = (): Promise<Snapshot> => {
+    loading ??= load()
+      .then((s) => {
+        snapshot = s;
+        return s;
+      })
+      .finally(() => {
+        loading = null;
+      });
+    return loading;
+  };
   const fresh = async (): Promise<Snapshot> => {
-    if (snapshot !== null && now() - snapshot.at < options.ttlMs) return snapshot;
-    loading ??= load().finally(() => {
-      loading = null;
-    });
-    snapshot = await loading;
-    return snapshot;
+    if (snapshot !== null) {
+      const age = now() - snapshot.at;
+      if (age < options.ttlMs) return snapshot;
+      if (age < 2 * options.ttlMs) {
+        // Dropped on failure: the next call past the TTL tries again.
+        refresh().catch(() => undefined);
+        return snapshot;
+      }
+    }
+    return refresh();
   };
   const cached: Partial<DexReadModel> = {
     listRouters: async () => [...(await fresh()).routers],
-    getRouter: async (address) => (await fresh()).routers.find((r) => r.address === norm(address)) ?? null,
+    getRouter: async (address) => (await fresh()).routerBy.get(norm(address)) ?? null,
     listAssets: async () => [...(await fresh()).assets],
     getAssets: async (addresses) => {
-      const wanted = new Set(addresses.map(norm));
-      return (await fresh()).assets.filter((a) => wanted.has(a.address));
+      const { assetBy } = await fresh();
+      const found = new Map<RawAddress, { asset: AssetRecord; index: number }>();
+      for (const a of addresses) {
+        const hit = assetBy.get(norm(a));
+        if (hit !== undefined) found.set(hit.asset.address, hit);
+      }
+      return [...found.values()].sort((x, y) => x.index - y.index).map((x) => x.asset);
     },
     listPools: async () => [...(await fresh()).pools],
-    getPool: async (address) => (await fresh()).pools.find((p) => p.address === norm(address)) ?? null,
+    getPool: async (address) => (await fresh()).poolBy.get(norm(address)) ?? null,
     getPoolsByAssets: async (a, b) => {
-      const pair = new Set([norm(a), norm(b)]);
-      return (await fresh()).pools.filter((p) => pair.size === 2 && pair.has(p.token0) && pair.has(p.token1));
+      const [x, y] = [norm(a), norm(b)];
+      if (x === y) return [];
+      return [...((await fresh()).poolsByPair.get(pairKey(x, y)) ?? [])];
     },
   };
   return new Proxy(inner, {

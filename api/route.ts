@@ -42,6 +42,11 @@ export type RouteSpec = {
   body?: AnyZodObject;
   response: ZodTypeAny;
   description?: string;
+  /**
+   * The response is a function of the request and the indexed data alone (no clock, no live wallet
+   * reads), so api/response-memo.ts may answer repeats from memory. Only for paths without parameters.
+   */
+  memo?: boolean;
 };
 
 type Out<S, Fallback> = S extends ZodTypeAny ? z.output<S> : Fallback;
@@ -92,8 +97,21 @@ function decorate(
   responsesDecorator(spec.response as AnyZodObject)(target, name, descriptor);
 }
 
+const memoizable = new Set<string>();
+
+/** The paths (and alias paths) of every route declared `memo: true`. */
+export function memoizablePaths(): ReadonlySet<string> {
+  return memoizable;
+}
+
 /** Method decorator: declares a route (and its aliases) with its zod schemas. */
 export function route(spec: RouteSpec) {
+  if (spec.memo === true) {
+    for (const at of [spec, ...(spec.aliases ?? [])]) {
+      if (at.path.includes("{")) throw new Error(`memo: true needs a fixed path, not ${at.path}`);
+      memoizable.add(at.path);
+    }
+  }
   return (target: object, name: string, descriptor: PropertyDescriptor): PropertyDescriptor => {
     decorate(target, name, descriptor, spec, { method: spec.method, path: spec.path, deprecated: false });
     const original = descriptor.value as Method;

@@ -47,6 +47,11 @@ export type Pipeline = {
   readonly store: Store;
   readonly source: Source;
   readonly poolStates: CacheNamespace<PoolStateRow>;
+  /**
+   * The indexed data's version: bumped after every committed write and every pool-state cache update, so
+   * an unchanged value means nothing a reader sees has changed (the API's response memo keys on it).
+   */
+  dataVersion(): number;
   /** Settles when the source ends (and the flush is stored) or after `stop()`. */
   readonly done: Promise<PipelineResult>;
   stop(): Promise<void>;
@@ -104,12 +109,27 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
     roundTrip: false,
   });
   const cache = createMemoryCache({ maxEntries: config.cacheMaxEntries });
-  const poolStates = cacheNamespace<PoolStateRow>(cache, {
+  let dataVersion = 0;
+  const poolStateNamespace = cacheNamespace<PoolStateRow>(cache, {
     name: "pool_state",
     version: 1,
     ttlMs: config.cacheTtlSeconds * 1000,
     codec: { encode: (v) => stringifyJson(v), decode: (t) => poolStatesTable.schema.parse(JSON.parse(t)) },
   });
+  const poolStates: CacheNamespace<PoolStateRow> = {
+    ...poolStateNamespace,
+    async set(id, value) {
+      await poolStateNamespace.set(id, value);
+      dataVersion++;
+    },
+  };
+  const write = async (
+    rows: Parameters<typeof writeBatch>[1],
+    position: Parameters<typeof writeBatch>[2],
+  ) => {
+    await writeBatch(store, rows, position);
+    dataVersion++;
+  };
   let processedMc = after;
   const shell: ProcessorShell<Batch<Value>> = {
     async core(batch) {
@@ -126,7 +146,7 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
       next_offset: batch.nextOffset,
     }),
     size: (batch) => batch.records.length,
-    write: (rows, position) => writeBatch(store, rows, position),
+    write,
     poolStates,
     ctx: { logger, metrics },
   };
@@ -160,7 +180,7 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
         mc_seqno: ingest.lastMcSeqno,
         next_offset: 0n,
       };
-      await writeBatch(store, rows, position);
+      await write(rows, position);
       logger.info({ lastMcSeqno: ingest.lastMcSeqno }, "source finished; window flushed");
     }
     return {
@@ -175,6 +195,7 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
     store,
     source,
     poolStates,
+    dataVersion: () => dataVersion,
     done,
     async stop() {
       abort.abort();

@@ -2,7 +2,7 @@
  * The HTTP side of `tondex start`: the Koa API over the ClickHouse read model, plus Prometheus `/metrics`.
  */
 import { createServer, type Server } from "node:http";
-import { createApp } from "../api/app.ts";
+import { apiListener } from "../api/app.ts";
 import { poolStateCache } from "../api/pool-state-cache.ts";
 import { cachedReadModel } from "../api/read-model-cached.ts";
 import { ClickHouseReadModel } from "../api/read-model-clickhouse.ts";
@@ -21,14 +21,14 @@ export async function startServer(
   const chain =
     pipeline.source.chainState ??
     unavailableChainState(`the ${pipeline.source.name} source has no chain access`);
-  const app = createApp({
+  const { listener: api } = apiListener({
     data: cachedReadModel(new ClickHouseReadModel(pipeline.store), { ttlMs: options.apiCacheTtlMs }),
     cache: poolStateCache(pipeline.poolStates),
     chain,
     clock: Date.now,
     logger,
+    responseMemo: { version: pipeline.dataVersion, ttlMs: options.apiCacheTtlMs },
   });
-  const api = app.callback();
   const server = createServer((req, res) => {
     if (req.url === "/metrics" && req.method === "GET") {
       renderMetrics(metrics).then(

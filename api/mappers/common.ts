@@ -4,6 +4,7 @@
  */
 import { Address } from "@ton/core";
 import { type Ratio, type Rounding, toDecimalString } from "../../dex/amm/index.ts";
+import { boundedMemo } from "../../infra/memo.ts";
 import type { RawAddress } from "../read-model.ts";
 
 /** Stands for addr_none where the wire demands an address (the SDK's HOLE_ADDRESS is the same value). */
@@ -12,9 +13,10 @@ export const HOLE_ADDRESS = "EQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAM9c";
 /** The zero address that stands for native TON in the asset catalogue (api.md §4.1). */
 export const TON_RAW: RawAddress = `0:${"0".repeat(64)}`;
 
-export function friendly(raw: RawAddress): string {
-  return Address.parseRaw(raw).toString({ bounceable: true, urlSafe: true, testOnly: false });
-}
+/** Raw `wc:HEX` → bounceable URL-safe `EQ…` (remembered: answers name the same pools and assets again and again). */
+export const friendly: (raw: RawAddress) => string = boundedMemo((raw) =>
+  Address.parseRaw(raw).toString({ bounceable: true, urlSafe: true, testOnly: false }),
+);
 
 export const friendlyOrHole = (raw: RawAddress | null): string =>
   raw === null ? HOLE_ADDRESS : friendly(raw);

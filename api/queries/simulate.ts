@@ -53,9 +53,15 @@ export type SwapInput = {
   referralFeeBps?: bigint;
 };
 
+/**
+ * A pool's answer: the amounts alone (what choosing the best pool needs), with `describe` to render the
+ * full response. Rendering costs more than the swap itself, so only the chosen pool is rendered.
+ */
 export type SwapQuote =
-  | { ok: true; offerUnits: bigint; askUnits: bigint; dto: SwapSimulationDto }
+  | { ok: true; offerUnits: bigint; askUnits: bigint; describe(): SwapDescription }
   | { ok: false; reason: string };
+
+export type SwapDescription = { ok: true; dto: SwapSimulationDto } | { ok: false; reason: string };
 
 /** Digits of rendered ratios (rates, impact, fee share). */
 const DIGITS = 18;
@@ -109,7 +115,7 @@ function recommendedSlippage(impact: Ratio): Fraction {
 const fractionText = (f: Fraction): string => ratioText(ratio(f.num, f.den), 18, "floor");
 
 /** A request the math rejects (AmmInputError) or a TVM exception is "this pool cannot quote it". */
-function guarded(f: () => SwapQuote): SwapQuote {
+function guarded<T>(f: () => T): T | { ok: false; reason: string } {
   try {
     return f();
   } catch (e) {
@@ -153,13 +159,32 @@ function gasParamsDto(input: SwapInput) {
 }
 
 function forwardQuote(input: SwapInput, offerUnits: bigint): SwapQuote {
-  const { pool, state } = input;
-  const direction = directionOf(pool, input.offer);
-  const result = swap(state, swapRequest(input, direction, offerUnits));
+  const direction = directionOf(input.pool, input.offer);
+  const result = swap(input.state, swapRequest(input, direction, offerUnits));
   if (result.status !== "ok")
     return { ok: false, reason: `the pool would refund (exit code ${result.exitCode})` };
   const askUnits = result.amountOut;
-  const noFees = outWithoutFees(state, direction, offerUnits, result.baseOut);
+  return {
+    ok: true,
+    offerUnits,
+    askUnits,
+    describe: () =>
+      guarded(() => ({
+        ok: true as const,
+        dto: describeSwap(input, direction, offerUnits, askUnits, result.baseOut),
+      })),
+  };
+}
+
+function describeSwap(
+  input: SwapInput,
+  direction: Direction,
+  offerUnits: bigint,
+  askUnits: bigint,
+  baseOut: bigint,
+): SwapSimulationDto {
+  const { state } = input;
+  const noFees = outWithoutFees(state, direction, offerUnits, baseOut);
   const feeUnits = noFees - askUnits;
   const impact = priceImpact(state, direction, offerUnits);
   const recommended = recommendedSlippage(impact);
@@ -180,7 +205,7 @@ function forwardQuote(input: SwapInput, offerUnits: bigint): SwapQuote {
     fee_percent: noFees === 0n ? "0" : ratioText(ratio(feeUnits, noFees), DIGITS, "ceil"),
     gas_params: gasParamsDto(input),
   };
-  return { ok: true, offerUnits, askUnits, dto };
+  return dto;
 }
 
 export function quoteReverseSwap(input: SwapInput, askUnits: bigint): SwapQuote {

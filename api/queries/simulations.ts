@@ -47,7 +47,9 @@ async function candidatePools(deps: ApiDeps, q: SwapSimulateQuery): Promise<Pool
   return pools;
 }
 
-const better = (mode: Mode, a: SwapQuote & { ok: true }, b: SwapQuote & { ok: true }): boolean =>
+type Quoted = SwapQuote & { ok: true };
+
+const better = (mode: Mode, a: Quoted, b: Quoted): boolean =>
   mode === "swap"
     ? a.askUnits > b.askUnits
     : a.offerUnits < b.offerUnits || (a.offerUnits === b.offerUnits && a.askUnits > b.askUnits);
@@ -66,7 +68,7 @@ export async function simulateSwapRequest(
   ]);
   const routerOf = new Map(routers.flatMap((r): [RawAddress, RouterRecord][] => (r ? [[r.address, r]] : [])));
   const decimals = new Map(assets.map((a) => [a.address, a.decimals]));
-  let best: (SwapQuote & { ok: true }) | null = null;
+  const quotes: { pool: PoolRecord; quote: SwapQuote & { ok: true } }[] = [];
   const refusals: { pool: string; reason: string }[] = [];
   for (const pool of pools) {
     const router = routerOf.get(pool.router);
@@ -85,10 +87,15 @@ export async function simulateSwapRequest(
     };
     const quote = mode === "swap" ? quoteSwap(input, q.units) : quoteReverseSwap(input, q.units);
     if (!quote.ok) refusals.push({ pool: friendly(pool.address), reason: quote.reason });
-    else if (best === null || better(mode, quote, best)) best = quote;
+    else quotes.push({ pool, quote });
   }
-  if (best === null) {
-    throw new UnprocessableError("swap_not_possible", "no pool can execute this swap", refusals);
+  // Best first; the sort is stable, so ties keep the store's order. A pool whose response cannot be
+  // rendered (the math refuses a derived figure) counts as refusing, and the next best answers.
+  quotes.sort((a, b) => (better(mode, a.quote, b.quote) ? -1 : better(mode, b.quote, a.quote) ? 1 : 0));
+  for (const { pool, quote } of quotes) {
+    const described = quote.describe();
+    if (described.ok) return described.dto;
+    refusals.push({ pool: friendly(pool.address), reason: described.reason });
   }
-  return best.dto;
+  throw new UnprocessableError("swap_not_possible", "no pool can execute this swap", refusals);
 }

@@ -17,6 +17,7 @@ export class SimulateController {
   @route({
     method: "post",
     path: "/v1/swap/simulate",
+    memo: true,
     tags,
     summary: "Simulate selling exactly `units` of the offer asset",
     query: swapSimulateQuery,
@@ -29,6 +30,7 @@ export class SimulateController {
   @route({
     method: "post",
     path: "/v1/reverse_swap/simulate",
+    memo: true,
     tags,
     summary: "Simulate buying exactly `units` of the ask asset",
     query: swapSimulateQuery,

@@ -1,7 +1,8 @@
 /**
  * The hot state cache: a string key-value store with per-entry TTL, async so Redis (ioredis, later) fits
  * the same interface as the in-process LRU (./memory.ts). Values are strings, as Redis stores them;
- * typed access goes through `cacheNamespace`, which versions the keys and owns the codec.
+ * typed access goes through `cacheNamespace`, which versions the keys and owns the codec. Values handed
+ * out by a namespace are shared between readers and must not be mutated.
  */
 
 export interface HotCache {
@@ -31,14 +32,26 @@ export type CacheNamespace<T> = {
 
 export const CACHE_KEY_PREFIX = "tondex";
 
+/** Bound on the decoded values a namespace remembers (see `get`). */
+const DECODED_MEMO_ENTRIES = 16_384;
+
 /** Keys look like `tondex:pool_state:v1:0:ABC…`. */
 export function cacheNamespace<T>(cache: HotCache, spec: CacheNamespaceSpec<T>): CacheNamespace<T> {
   const key = (id: string) => `${CACHE_KEY_PREFIX}:${spec.name}:v${spec.version}:${id}`;
+  // The last decoded value per id, reused while the cache returns the very same text: decoding (JSON and
+  // schema validation) costs far more than comparing the text, and readers never mutate values.
+  const decoded = new Map<string, { text: string; value: T }>();
   return {
     key,
     async get(id) {
       const text = await cache.get(key(id));
-      return text === undefined ? undefined : spec.codec.decode(text);
+      if (text === undefined) return undefined;
+      const last = decoded.get(id);
+      if (last !== undefined && last.text === text) return last.value;
+      const value = spec.codec.decode(text);
+      if (decoded.size >= DECODED_MEMO_ENTRIES) decoded.clear();
+      decoded.set(id, { text, value });
+      return value;
     },
     set: (id, value) => cache.set(key(id), spec.codec.encode(value), spec.ttlMs),
     delete: (id) => cache.delete(key(id)),

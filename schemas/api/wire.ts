@@ -9,6 +9,7 @@
  */
 import { Address } from "@ton/core";
 import { z } from "zod";
+import { boundedMemo } from "../../infra/memo.ts";
 
 /** Largest `Coins` value (VarUInteger 16) — no on-chain amount can exceed it (contracts.md §0.2). */
 export const MAX_COINS = (1n << 120n) - 1n;
@@ -19,8 +20,13 @@ export function toRawAddress(address: Address): string {
   return `${address.workChain}:${address.hash.toString("hex").toUpperCase()}`;
 }
 
-/** Any accepted address text → canonical raw form, or null. Only workchains 0 and −1 exist on TON. */
-export function parseAddressText(text: string): string | null {
+/**
+ * Any accepted address text → canonical raw form, or null. Only workchains 0 and −1 exist on TON.
+ * Remembered per text (a pure function; clients repeat the same addresses).
+ */
+export const parseAddressText: (text: string) => string | null = boundedMemo(parseAddressUncached);
+
+function parseAddressUncached(text: string): string | null {
   const trimmed = text.trim();
   if (trimmed.length === 0 || trimmed.length > 100) return null;
   try {

@@ -71,3 +71,67 @@ test("a failed refresh is not cached: the error reaches the caller, the next cal
   fail = false;
   t.deepEqual(await cached.listAssets(), ASSETS);
 });
+
+/** An inner model whose list reads wait for `release()`, counting them. */
+function gated() {
+  const inner = model();
+  let gate: (() => void) | null = null;
+  let reads = 0;
+  let fail = false;
+  const wrapped: DexReadModel = new Proxy(inner, {
+    get(target, key) {
+      const v = Reflect.get(target, key);
+      if (key === "listPools")
+        return async () => {
+          reads++;
+          await new Promise<void>((resolve) => {
+            gate = resolve;
+          });
+          if (fail) throw new Error("store down");
+          return inner.listPools();
+        };
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  return {
+    wrapped,
+    reads: () => reads,
+    release: () => gate?.(),
+    failNext: () => {
+      fail = true;
+    },
+  };
+}
+
+test("past its TTL a snapshot keeps answering while one background refresh runs; past 2·TTL callers wait", async (t) => {
+  const g = gated();
+  let clock = 0;
+  const cached = cachedReadModel(g.wrapped, { ttlMs: 1000, now: () => clock });
+  const first = cached.getPool(POOLS[0]!.address);
+  await new Promise((r) => setImmediate(r));
+  g.release();
+  t.deepEqual(await first, POOLS[0]);
+  t.is(g.reads(), 1);
+
+  clock = 1500; // stale: answered at once from the old snapshot, one refresh started
+  t.deepEqual(await cached.getPool(POOLS[1]!.address), POOLS[1]);
+  t.deepEqual(await cached.getPoolsByAssets(TON, USDT), await model().getPoolsByAssets(TON, USDT));
+  t.is(g.reads(), 2);
+  g.release();
+  await new Promise((r) => setImmediate(r));
+
+  clock = 2400; // the refresh finished at 1500, so this is fresh: no read
+  await cached.getPool(POOLS[0]!.address);
+  t.is(g.reads(), 2);
+
+  clock = 4000; // 2500 old: too old to answer, the caller waits for the refresh and sees its error
+  g.failNext();
+  let settled = false;
+  const waiting = cached.getPool(POOLS[0]!.address).finally(() => {
+    settled = true;
+  });
+  await new Promise((r) => setImmediate(r));
+  t.false(settled);
+  g.release();
+  await t.throwsAsync(() => waiting, { message: "store down" });
+});

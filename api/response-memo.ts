@@ -1,0 +1,178 @@
+/**
+ * The response memo: answers a repeated request from the bytes of the first answer while nothing it
+ * depends on has changed. Trading bots and wallets ask for the same quote again and again (a UI re-quotes
+ * every second); between two committed batches the answer cannot differ, so recomputing it is waste.
+ *
+ * Which requests: routes declared `memo: true` (api/route.ts) — responses that are a function of the
+ * request and the indexed data alone (swap and reverse-swap simulation; not the clock, not live wallet
+ * balances). Only bodiless requests (these routes take the query string), only 200 answers.
+ *
+ * When an entry is served: its data version is still current and it is younger than `ttlMs`.
+ * - `version()` is bumped by the pipeline after every committed batch and pool-state cache update
+ *   (bin/pipeline.ts `dataVersion`). An entry records the version read when its request *started*, so an
+ *   answer computed across a commit is never served: its version is already stale when it is stored.
+ * - `ttlMs` (API_CACHE_TTL_MS) bounds what the version does not see: the read model's reference lists are
+ *   themselves reused for that long (api/read-model-cached.ts), and a pool not yet indexed falls back to a
+ *   live chain read. So a memoized answer is never older than an uncached one could be.
+ *
+ * Two halves: `listener(next)` sits in front of Koa and writes a hit directly (status, the headers Koa
+ * sent, body); on a miss it marks the request and hands it to Koa, whose `capture()` middleware renders
+ * the JSON once, sends it, and keeps it. Bounded by `maxEntries` (cleared when full).
+ *
+ * Single flight: while a miss is being answered, identical requests of the same version wait for its
+ * answer instead of computing it again (when an entry expires under load, every open connection would
+ * otherwise miss at once). If that answer is not kept (an error, a non-200), each waiter is handed to
+ * Koa and answered on its own.
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import type { Context, Middleware, Next } from "koa";
+
+export type ResponseMemoOptions = {
+  /** Exact paths whose responses may be memoized. */
+  readonly paths: ReadonlySet<string>;
+  /** The indexed data's version; any change invalidates every entry. */
+  readonly version: () => number;
+  readonly ttlMs: number;
+  readonly clock: () => number;
+  readonly maxEntries?: number;
+};
+
+export type ResponseMemoStats = {
+  hits: number;
+  misses: number;
+  /** Requests answered by an identical request's computation they waited for. */
+  shared: number;
+  stored: number;
+  entries: number;
+};
+
+export type ResponseMemo = {
+  listener(next: RequestListener): RequestListener;
+  capture(): Middleware;
+  stats(): ResponseMemoStats;
+};
+
+type Entry = {
+  readonly version: number;
+  readonly at: number;
+  readonly headers: Record<string, string | number | string[]>;
+  readonly body: Buffer;
+};
+
+/** Set on a missed request: where to keep its answer, and the version and time when it started. */
+type Mark = { readonly key: string; readonly version: number; readonly at: number };
+
+const MARK = Symbol("tondex.responseMemo");
+type MarkedRequest = IncomingMessage & { [MARK]?: Mark };
+
+/** The request carries no body (no length, or length 0, and not chunked). */
+function bodiless(req: IncomingMessage): boolean {
+  const length = req.headers["content-length"];
+  return (length === undefined || length === "0") && req.headers["transfer-encoding"] === undefined;
+}
+
+function pathOf(url: string): string {
+  const q = url.indexOf("?");
+  return q < 0 ? url : url.slice(0, q);
+}
+
+type Waiter = { readonly req: IncomingMessage; readonly res: ServerResponse };
+/** Keyed by version and request (`flightKey`), so a flight of an older version still lands. */
+type Flight = { readonly waiters: Waiter[] };
+const flightKey = (key: string, version: number) => `${version} ${key}`;
+
+function send(res: ServerResponse, entry: Entry): void {
+  res.writeHead(200, entry.headers);
+  res.end(entry.body);
+}
+
+export function createResponseMemo(options: ResponseMemoOptions): ResponseMemo {
+  const maxEntries = options.maxEntries ?? 10_000;
+  const entries = new Map<string, Entry>();
+  const flights = new Map<string, Flight>();
+  const counts = { hits: 0, misses: 0, shared: 0, stored: 0 };
+  let next: RequestListener = () => {
+    throw new Error("response memo: capture() ran before listener()");
+  };
+
+  const fresh = (entry: Entry, version: number) =>
+    entry.version === version && options.clock() - entry.at < options.ttlMs;
+
+  /** Ends a flight: its waiters get `entry`, or (none kept) are answered by Koa one by one. */
+  const land = (mark: Mark, entry: Entry | null) => {
+    const fk = flightKey(mark.key, mark.version);
+    const flight = flights.get(fk);
+    if (flight === undefined) return;
+    flights.delete(fk);
+    for (const w of flight.waiters) {
+      if (entry !== null) {
+        counts.shared++;
+        send(w.res, entry);
+      } else next(w.req, w.res);
+    }
+  };
+
+  return {
+    listener(koa) {
+      next = koa;
+      return (req: MarkedRequest, res: ServerResponse) => {
+        const url = req.url ?? "";
+        if (
+          (req.method !== "GET" && req.method !== "POST") ||
+          !options.paths.has(pathOf(url)) ||
+          !bodiless(req)
+        )
+          return koa(req, res);
+        const key = `${req.method} ${url}`;
+        const version = options.version();
+        const entry = entries.get(key);
+        if (entry !== undefined && fresh(entry, version)) {
+          counts.hits++;
+          req.resume();
+          send(res, entry);
+          return;
+        }
+        const flight = flights.get(flightKey(key, version));
+        if (flight !== undefined) {
+          req.resume();
+          flight.waiters.push({ req, res });
+          return;
+        }
+        counts.misses++;
+        flights.set(flightKey(key, version), { waiters: [] });
+        req[MARK] = { key, version, at: options.clock() };
+        return koa(req, res);
+      };
+    },
+
+    capture() {
+      return async (ctx: Context, next: Next) => {
+        const mark = (ctx.req as MarkedRequest)[MARK];
+        if (mark === undefined) return next();
+        let kept: Entry | null = null;
+        try {
+          await next();
+          const body: unknown = ctx.body;
+          if (ctx.status !== 200 || body === null || typeof body !== "object") return;
+          if (Buffer.isBuffer(body) || "pipe" in body) return;
+          // What Koa would send for the object (JSON.stringify); the content type stays JSON.
+          const bytes = Buffer.from(JSON.stringify(body));
+          ctx.body = bytes;
+          kept = {
+            version: mark.version,
+            at: mark.at,
+            headers: { ...ctx.response.headers } as Entry["headers"],
+            body: bytes,
+          };
+          if (entries.size >= maxEntries) entries.clear();
+          entries.set(mark.key, kept);
+          counts.stored++;
+        } finally {
+          land(mark, kept);
+        }
+      };
+    },
+
+    stats: () => ({ ...counts, entries: entries.size }),
+  };
+}
