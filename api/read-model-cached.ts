@@ -4,7 +4,10 @@
  * per-key lookups are answered from indexes over those lists (the same rows the store would return: the
  * list and key queries select the same facts). Everything else passes through.
  *
- * Freshness: a snapshot answers for `ttlMs`. After that it is refreshed in the background while it keeps
+ * Freshness: a snapshot answers for `ttlMs`, and for as long as `version()` (the indexed data's version,
+ * when the caller has one: bin/pipeline.ts `dataVersion`) still has the value it had when the snapshot's
+ * read began — nothing was written since, so there is nothing to re-read. Past both, it is refreshed in
+ * the background while it keeps
  * answering (reading the lists takes tens of milliseconds, which callers should not wait for each
  * second), for at most another `ttlMs`; a snapshot older than 2·`ttlMs` is not used: the caller waits for
  * the refresh. One refresh runs at a time. Errors are never cached: a failed refresh is dropped (the
@@ -18,6 +21,8 @@ type Snapshot = {
   assets: AssetRecord[];
   pools: PoolRecord[];
   at: number;
+  /** `version()` when the read began (undefined without a version source). */
+  version: number | undefined;
   routerBy: Map<RawAddress, RouterRecord>;
   /** With each asset's position in `assets`, so lookups answer in list order. */
   assetBy: Map<RawAddress, { asset: AssetRecord; index: number }>;
@@ -34,6 +39,7 @@ function snapshotOf(
   assets: AssetRecord[],
   pools: PoolRecord[],
   at: number,
+  version: number | undefined,
 ): Snapshot {
   const poolsByPair = new Map<string, PoolRecord[]>();
   for (const p of pools) {
@@ -55,6 +61,7 @@ function snapshotOf(
     assets,
     pools,
     at,
+    version,
     routerBy: first(routers, (r) => r),
     assetBy: first(assets, (asset, index) => ({ asset, index })),
     poolBy: first(pools, (p) => p),
@@ -64,18 +71,19 @@ function snapshotOf(
 
 export function cachedReadModel(
   inner: DexReadModel,
-  options: { ttlMs: number; now?: () => number },
+  options: { ttlMs: number; now?: () => number; version?: () => number },
 ): DexReadModel {
   const now = options.now ?? Date.now;
   let snapshot: Snapshot | null = null;
   let loading: Promise<Snapshot> | null = null;
   const load = async (): Promise<Snapshot> => {
+    const version = options.version?.();
     const [routers, assets, pools] = await Promise.all([
       inner.listRouters(),
       inner.listAssets(),
       inner.listPools(),
     ]);
-    return snapshotOf(routers, assets, pools, now());
+    return snapshotOf(routers, assets, pools, now(), version);
   };
   /** One refresh at a time; concurrent callers share it. */
   const refresh = (): Promise<Snapshot> => {
@@ -93,6 +101,7 @@ export function cachedReadModel(
     if (snapshot !== null) {
       const age = now() - snapshot.at;
       if (age < options.ttlMs) return snapshot;
+      if (snapshot.version !== undefined && options.version?.() === snapshot.version) return snapshot;
       if (age < 2 * options.ttlMs) {
         // Dropped on failure: the next call past the TTL tries again.
         refresh().catch(() => undefined);

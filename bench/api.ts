@@ -133,7 +133,10 @@ export async function runApiBench(options: { blocks?: number } = {}): Promise<Ap
   try {
     const indexed = await pipeline.done;
     // As `tondex start` wires it (bin/server.ts): reference lists reused for API_CACHE_TTL_MS.
-    const data = cachedReadModel(new ClickHouseReadModel(pipeline.store), { ttlMs: config.apiCacheTtlMs });
+    const data = cachedReadModel(new ClickHouseReadModel(pipeline.store), {
+      ttlMs: config.apiCacheTtlMs,
+      version: pipeline.dataVersion,
+    });
     const { listener, memo } = apiListener({
       data,
       cache: poolStateCache(pipeline.poolStates),

@@ -22,7 +22,10 @@ export async function startServer(
     pipeline.source.chainState ??
     unavailableChainState(`the ${pipeline.source.name} source has no chain access`);
   const { listener: api } = apiListener({
-    data: cachedReadModel(new ClickHouseReadModel(pipeline.store), { ttlMs: options.apiCacheTtlMs }),
+    data: cachedReadModel(new ClickHouseReadModel(pipeline.store), {
+      ttlMs: options.apiCacheTtlMs,
+      version: pipeline.dataVersion,
+    }),
     cache: poolStateCache(pipeline.poolStates),
     chain,
     clock: Date.now,

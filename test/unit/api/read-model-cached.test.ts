@@ -135,3 +135,26 @@ test("past its TTL a snapshot keeps answering while one background refresh runs;
   g.release();
   await t.throwsAsync(() => waiting, { message: "store down" });
 });
+
+test("with a data version, an old snapshot is kept while nothing was written since its read began", async (t) => {
+  const g = gated();
+  let clock = 0;
+  let version = 7;
+  const cached = cachedReadModel(g.wrapped, { ttlMs: 1000, now: () => clock, version: () => version });
+  const first = cached.listPools();
+  await new Promise((r) => setImmediate(r));
+  g.release();
+  await first;
+  clock = 10_000; // far past 2·TTL, but the version has not moved: no read
+  t.deepEqual(await cached.getPool(POOLS[0]!.address), POOLS[0]);
+  t.is(g.reads(), 1);
+  version = 8; // a write: the old snapshot is too old now, the caller waits for the refresh
+  const waiting = cached.getPool(POOLS[0]!.address);
+  await new Promise((r) => setImmediate(r));
+  t.is(g.reads(), 2);
+  g.release();
+  t.deepEqual(await waiting, POOLS[0]);
+  clock = 30_000;
+  await cached.listPools();
+  t.is(g.reads(), 2);
+});
