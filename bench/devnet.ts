@@ -16,6 +16,7 @@ import { CodeRegistry, markerCode } from "../ingest/devnet/chain/registry.ts";
 import { type ContractHandler, instantiate, SendMode } from "../ingest/devnet/chain/types.ts";
 import { registerWallet, walletInit, walletTransferBody } from "../ingest/devnet/chain/wallet.ts";
 import { Devnet } from "../ingest/devnet/devnet.ts";
+import { useTonCoreSpeedups } from "../processors/ton-core-speedups.ts";
 import { fmt, measure, type Rate } from "./harness.ts";
 
 const TON = 1_000_000_000n;
@@ -117,7 +118,9 @@ export type DevnetBench = {
 export async function runDevnetBench(
   options: { marketBlocks?: number; chainBlocks?: number } = {},
 ): Promise<DevnetBench> {
+  // The process-wide @ton/core speedups `bin/commands/devnet.ts` installs, so the figures are the CLI's.
   useNativeSha256();
+  useTonCoreSpeedups();
   const leaf = beginCell().storeUint(1, 8).endCell();
   // Best of 3 short rounds, like the devnet figures, so one slow second does not skew every ratio.
   const baselines = [0, 1, 2].map(() =>

@@ -23,6 +23,8 @@ let state = new Uint8Array(256);
 /** BOC index of each id. */
 let position = new Int32Array(256);
 const order: number[] = [];
+/** Breadth-first discovery queue (cells may repeat; duplicates are skipped when dequeued). */
+const queue: AnyCell[] = [];
 const stack: number[] = [];
 const next: number[] = [];
 
@@ -33,7 +35,7 @@ const next: number[] = [];
  */
 function topologicalOrder(root: AnyCell): number {
   // Discovery: a cell gets its id when dequeued, as in @ton/core (a duplicate is dropped there).
-  const queue: AnyCell[] = [root];
+  queue.push(root);
   for (let head = 0; head < queue.length; head++) {
     const cell = queue[head]!;
     if (objectIds.has(cell)) continue;
@@ -116,6 +118,7 @@ export function toBoc(root: AnyCell): Buffer {
     ids.clear();
     objectIds.clear();
     found.length = 0;
+    queue.length = 0;
     order.length = 0;
     stack.length = 0;
     next.length = 0;

@@ -10,6 +10,7 @@
  * referenced and appended as they are, so rare layouts can still fall back to @ton/core.
  * test/unit/ingest/devnet/fast-cell.test.ts checks hashes, depths and BOCs against @ton/core on random trees.
  */
+import { createRequire } from "node:module";
 import { BitString, Cell } from "@ton/core";
 
 export class FastCell {
@@ -125,8 +126,70 @@ export function toTonCell(c: AnyCell): Cell {
   if (cell === undefined) {
     const bytes = Buffer.from(c.data);
     if (c.bits & 7) bytes[bytes.length - 1]! &= ~(0x80 >> (c.bits & 7)); // drop the completion tag
-    cell = new Cell({ bits: new BitString(bytes, 0, c.bits), refs: c.refs.map(toTonCell) });
+    const refs = c.refs.map(toTonCell);
+    const bits = new BitString(bytes, 0, c.bits);
+    // Nothing runs between setting `known` and the constructor's hash step (the refs are converted above).
+    if (knownHashes) known = c;
+    try {
+      cell = new Cell({ bits, refs });
+    } finally {
+      known = null;
+    }
     tonCells.set(c, cell);
   }
   return cell;
+}
+
+type Wonders = { mask: unknown; hashes: Buffer[]; depths: number[] };
+type WonderCalculator = (type: number, bits: BitString, refs: Cell[]) => Wonders;
+
+/** The FastCell `toTonCell` is converting right now (its hash and depth are already known). */
+let known: FastCell | null = null;
+let knownHashes = false;
+
+/**
+ * Lets `toTonCell` hand the FastCell's hash and depth to the @ton/core `Cell` it builds instead of having
+ * the constructor hash the same bits again (`wonderCalculator`: padded copy, representation, SHA-256,
+ * eight LevelMask objects). Only for an ordinary cell whose refs are all of level 0, which is every cell a
+ * FastCell stands for; the result has the shape `wonderCalculator` gives such a cell (level mask 0, the
+ * level-0 hash and depth at all four levels). Anything else, and every cell built elsewhere, goes to the
+ * original. test/unit/ingest/devnet/fast-cell.test.ts compares converted cells with @ton/core's own.
+ * Process-wide, so only `useNativeSha256()` (composition roots) installs it; returns false when
+ * @ton/core's layout is not the expected one.
+ */
+export function useKnownHashes(): boolean {
+  if (knownHashes) return true;
+  const require = createRequire(import.meta.url);
+  let wonders: { wonderCalculator?: WonderCalculator };
+  let LevelMask: new (mask: number) => unknown;
+  let ordinary: unknown;
+  try {
+    wonders = require("@ton/core/dist/boc/cell/wonderCalculator.js");
+    LevelMask = require("@ton/core/dist/boc/cell/LevelMask.js").LevelMask;
+    ordinary = require("@ton/core/dist/boc/CellType.js").CellType.Ordinary;
+  } catch {
+    return false;
+  }
+  const original = wonders.wonderCalculator;
+  if (typeof original !== "function" || typeof LevelMask !== "function" || typeof ordinary !== "number") {
+    return false;
+  }
+  wonders.wonderCalculator = (type, bits, refs) => {
+    const k = known;
+    known = null;
+    if (
+      k === null ||
+      type !== ordinary ||
+      bits.length !== k.bits ||
+      refs.length !== k.refs.length ||
+      refs.some((r) => r.mask.value !== 0)
+    ) {
+      return original(type, bits, refs);
+    }
+    const h = k.hash;
+    const d = k.depth;
+    return { mask: new LevelMask(0), hashes: [h, h, h, h], depths: [d, d, d, d] };
+  };
+  knownHashes = true;
+  return true;
 }

@@ -10,11 +10,8 @@
  * used op 21 with the identical layout, so the devnet minter accepts both ops; it builds 0x642b7d07.
  */
 import { type Address, beginCell, type Cell, type Slice } from "@ton/core";
-import {
-  decodeJettonInternalTransfer,
-  encodeJettonInternalTransfer,
-  type JettonInternalTransfer,
-} from "../../../../dex/codecs/index.ts";
+import { decodeJettonInternalTransfer, type JettonInternalTransfer } from "../../../../dex/codecs/index.ts";
+import { encodeJettonInternalTransfer } from "../encode.ts";
 
 export const JETTON_MINT_OP = 0x642b7d07;
 /** op::mint() of the original TEP-74 reference minter. */

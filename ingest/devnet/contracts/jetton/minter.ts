@@ -9,8 +9,6 @@
 import {
   decodeJettonBurnNotification,
   decodeJettonProvideWalletAddress,
-  encodeJettonExcesses,
-  encodeJettonTakeWalletAddress,
   JETTON_OP,
 } from "../../../../dex/codecs/index.ts";
 import { beginFast } from "../../chain/cell-writer.ts";
@@ -23,6 +21,7 @@ import {
   type InboundInternal,
   SendMode,
 } from "../../chain/types.ts";
+import { encodeJettonExcesses, encodeJettonTakeWalletAddress } from "../encode.ts";
 import {
   type JettonMinterState,
   jettonMinterDataWith,

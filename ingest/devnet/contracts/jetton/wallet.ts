@@ -14,10 +14,6 @@ import {
   decodeJettonBurn,
   decodeJettonInternalTransfer,
   decodeJettonTransfer,
-  encodeJettonBurnNotification,
-  encodeJettonExcesses,
-  encodeJettonInternalTransfer,
-  encodeJettonTransferNotification,
   JETTON_OP,
   type JettonInternalTransfer,
 } from "../../../../dex/codecs/index.ts";
@@ -32,6 +28,12 @@ import {
   type OutgoingMessage,
   SendMode,
 } from "../../chain/types.ts";
+import {
+  encodeJettonBurnNotification,
+  encodeJettonExcesses,
+  encodeJettonInternalTransfer,
+  encodeJettonTransferNotification,
+} from "../encode.ts";
 import {
   type JettonWalletState,
   jettonWalletAddress,

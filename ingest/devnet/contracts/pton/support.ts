@@ -7,9 +7,9 @@
  * fee, minus R. The account ends with exactly R, as on chain.
  */
 import type { Address } from "@ton/core";
-import { encodeJettonExcesses } from "../../../../dex/codecs/index.ts";
 import { COMPUTE_FEE } from "../../chain/fees.ts";
 import { type ExecutionContext, type OutgoingMessage, SendMode } from "../../chain/types.ts";
+import { encodeJettonExcesses } from "../encode.ts";
 import { max } from "../jetton/support.ts";
 
 /** `storage_fee::wallet` = `storage_fee::minter` = 0.01 TON: what a pTON account keeps for itself. */

@@ -13,7 +13,6 @@
  */
 import {
   decodeJettonTransfer,
-  encodeJettonTransferNotification,
   JETTON_OP,
   type JettonTransfer,
   PTON_V1_OP,
@@ -28,6 +27,7 @@ import {
   type InboundInternal,
   SendMode,
 } from "../../chain/types.ts";
+import { encodeJettonTransferNotification } from "../encode.ts";
 import {
   addressItem,
   BOUNCE_PREFIX,

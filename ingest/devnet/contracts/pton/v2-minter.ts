@@ -10,8 +10,6 @@ import { beginCell } from "@ton/core";
 import {
   decodeJettonProvideWalletAddress,
   decodePtonV2DeployWallet,
-  encodeJettonTakeWalletAddress,
-  encodePtonV2InternalDeploy,
   JETTON_OP,
   PTON_V2_OP,
 } from "../../../../dex/codecs/index.ts";
@@ -24,6 +22,7 @@ import {
   type HandlerResult,
   type InboundInternal,
 } from "../../chain/types.ts";
+import { encodeJettonTakeWalletAddress, encodePtonV2InternalDeploy } from "../encode.ts";
 import {
   addressArg,
   addressItem,

@@ -16,8 +16,6 @@ import {
   decodePtonV2InternalDeploy,
   decodePtonV2TonTransfer,
   encodeBody,
-  encodeJettonTransferNotification,
-  encodePtonV2TonTransfer,
   JETTON_OP,
   PTON_V2_OP,
 } from "../../../../dex/codecs/index.ts";
@@ -32,6 +30,7 @@ import {
   type OutgoingMessage,
   SendMode,
 } from "../../chain/types.ts";
+import { encodeJettonTransferNotification, encodePtonV2TonTransfer } from "../encode.ts";
 import {
   addressItem,
   cellItem,

@@ -4,16 +4,12 @@
  * the `pay_to` and payout-transfer builders (§2.6), get-method stack items and truth-event helpers.
  */
 import { type Address, Cell, type TupleItem } from "@ton/core";
-import {
-  encodeJettonTransfer,
-  encodeStonfiV1ExitCodePayload,
-  encodeStonfiV1PayTo,
-  type StonfiV1PayTo,
-} from "../../../../dex/codecs/index.ts";
+import type { StonfiV1PayTo } from "../../../../dex/codecs/index.ts";
 import { COMPUTE_FEE, GAS_PRICE } from "../../chain/fees.ts";
 import { addressSliceCell } from "../../chain/memo.ts";
 import type { TruthEvent, TruthType, TruthValue } from "../../chain/truth.ts";
 import { ContractThrow, type HandlerResult, type OutgoingMessage, SendMode } from "../../chain/types.ts";
+import { encodeJettonTransfer, encodeStonfiV1ExitCodePayload, encodeStonfiV1PayTo } from "../encode.ts";
 
 /** v1 throw codes ([v1-src] `router/errors.func`, `pool/errors.func`; names and explanations: dex/exit-codes.ts `V1_EXIT_CODES`). */
 export const V1_THROW = {

@@ -11,16 +11,16 @@
  * liquidity_provide, liquidity_mint and liquidity_withdraw, and by the router for a swap it refuses.
  */
 import type { Address, Cell } from "@ton/core";
+import { encodeBody } from "../../../../dex/codecs/index.ts";
+import { contractAddressOf } from "../../chain/memo.ts";
+import type { CodeRegistry } from "../../chain/registry.ts";
+import { DevnetError, instantiate } from "../../chain/types.ts";
 import {
-  encodeBody,
   encodeStonfiV1CollectFees,
   encodeStonfiV1InitAdminUpgrade,
   encodeStonfiV1ResetPoolGas,
   encodeStonfiV1SetFees,
-} from "../../../../dex/codecs/index.ts";
-import { contractAddressOf } from "../../chain/memo.ts";
-import type { CodeRegistry } from "../../chain/registry.ts";
-import { DevnetError, instantiate } from "../../chain/types.ts";
+} from "../encode.ts";
 import { v1LpAccountHandler } from "./lp-account.ts";
 import { v1LpWalletHandler } from "./lp-wallet.ts";
 import { v1PoolHandler } from "./pool.ts";

@@ -5,12 +5,7 @@
  * spare TON (`reset_gas`). Messages from anyone else are refused.
  */
 import { V1_MIN_SIDE } from "../../../../dex/amm/liquidity.ts";
-import {
-  type Decoded,
-  decodeBody,
-  encodeStonfiV1CbAddLiquidity,
-  encodeStonfiV1CbRefundMe,
-} from "../../../../dex/codecs/index.ts";
+import { type Decoded, decodeBody } from "../../../../dex/codecs/index.ts";
 import { beginFast } from "../../chain/cell-writer.ts";
 import {
   type ContractHandler,
@@ -20,6 +15,7 @@ import {
   type OutgoingMessage,
   SendMode,
 } from "../../chain/types.ts";
+import { encodeStonfiV1CbAddLiquidity, encodeStonfiV1CbRefundMe } from "../encode.ts";
 import {
   addressItem,
   done,

@@ -6,10 +6,6 @@
 import type { Address } from "@ton/core";
 import {
   decodeBody,
-  encodeJettonExcesses,
-  encodeJettonInternalTransfer,
-  encodeJettonTransferNotification,
-  encodeStonfiV1BurnNotification,
   JETTON_OP,
   type JettonBurn,
   type JettonInternalTransfer,
@@ -26,6 +22,12 @@ import {
   type OutgoingMessage,
   SendMode,
 } from "../../chain/types.ts";
+import {
+  encodeJettonExcesses,
+  encodeJettonInternalTransfer,
+  encodeJettonTransferNotification,
+  encodeStonfiV1BurnNotification,
+} from "../encode.ts";
 import {
   addressItem,
   cellItem,

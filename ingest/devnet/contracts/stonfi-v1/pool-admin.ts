@@ -5,11 +5,7 @@
  */
 import type { Address } from "@ton/core";
 import { MAX_POOL_FEE_BPS } from "../../../../dex/amm/index.ts";
-import {
-  encodeJettonTakeWalletAddress,
-  type JettonProvideWalletAddress,
-  type StonfiV1SetFeesPool,
-} from "../../../../dex/codecs/index.ts";
+import type { JettonProvideWalletAddress, StonfiV1SetFeesPool } from "../../../../dex/codecs/index.ts";
 import { STONFI_EXIT_CODE } from "../../../../dex/exit-codes.ts";
 import { FORWARD_FEE } from "../../chain/fees.ts";
 import { contractAddressOf } from "../../chain/memo.ts";
@@ -20,6 +16,7 @@ import {
   type OutgoingMessage,
   SendMode,
 } from "../../chain/types.ts";
+import { encodeJettonTakeWalletAddress } from "../encode.ts";
 import { done, drainMessage, fail, gasFee, POOL_TON_RESERVE, payToMessage, V1_THROW } from "./common.ts";
 import { poolPayTo } from "./pool-swap.ts";
 import { HOLE_ADDRESS, lpWalletInit, type V1PoolState } from "./storage.ts";

@@ -5,13 +5,10 @@
  */
 import { type Address, Cell } from "@ton/core";
 import { burn, provide } from "../../../../dex/amm/index.ts";
-import {
-  encodeJettonExcesses,
-  encodeJettonInternalTransfer,
-  encodeStonfiV1AddLiquidity,
-  type StonfiV1BurnNotification,
-  type StonfiV1CbAddLiquidity,
-  type StonfiV1CbRefundMe,
+import type {
+  StonfiV1BurnNotification,
+  StonfiV1CbAddLiquidity,
+  StonfiV1CbRefundMe,
 } from "../../../../dex/codecs/index.ts";
 import { STONFI_EXIT_CODE } from "../../../../dex/exit-codes.ts";
 import { FORWARD_FEE } from "../../chain/fees.ts";
@@ -23,6 +20,7 @@ import {
   type OutgoingMessage,
   SendMode,
 } from "../../chain/types.ts";
+import { encodeJettonExcesses, encodeJettonInternalTransfer, encodeStonfiV1AddLiquidity } from "../encode.ts";
 import { done, event, fail, gasFee, payToMessage, V1_THROW } from "./common.ts";
 import { ammPool, fromAmm, poolPayTo } from "./pool-swap.ts";
 import { lpAccountInit, lpWalletInit, type V1PoolState } from "./storage.ts";

@@ -5,11 +5,7 @@
  */
 import type { Address } from "@ton/core";
 import { type PoolState, poolState, type SwapResult, swap } from "../../../../dex/amm/index.ts";
-import {
-  encodeStonfiV1AddLiquidity,
-  type StonfiV1ProvideLp,
-  type StonfiV1Swap,
-} from "../../../../dex/codecs/index.ts";
+import type { StonfiV1ProvideLp, StonfiV1Swap } from "../../../../dex/codecs/index.ts";
 import { STONFI_EXIT_CODE } from "../../../../dex/exit-codes.ts";
 import { contractAddressOf } from "../../chain/memo.ts";
 import type { TruthEvent } from "../../chain/truth.ts";
@@ -20,6 +16,7 @@ import {
   type OutgoingMessage,
   SendMode,
 } from "../../chain/types.ts";
+import { encodeStonfiV1AddLiquidity } from "../encode.ts";
 import { done, event, fail, gasFee, type PayTo, payToMessage, V1_THROW } from "./common.ts";
 import { lpAccountInit, type V1PoolState } from "./storage.ts";
 

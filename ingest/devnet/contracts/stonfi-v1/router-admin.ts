@@ -5,7 +5,7 @@
  * pending code without changing the handler.
  */
 import { type Address, beginCell } from "@ton/core";
-import { type Decoded, encodeBody, encodeStonfiV1SetFeesPool } from "../../../../dex/codecs/index.ts";
+import { type Decoded, encodeBody } from "../../../../dex/codecs/index.ts";
 import { contractAddressOf } from "../../chain/memo.ts";
 import {
   type ExecutionContext,
@@ -14,6 +14,7 @@ import {
   type OutgoingMessage,
   SendMode,
 } from "../../chain/types.ts";
+import { encodeStonfiV1SetFeesPool } from "../encode.ts";
 import { done, drainMessage, fail, ROUTER_TON_RESERVE, V1_THROW } from "./common.ts";
 import { HOLE_ADDRESS, type V1RouterState, type V1TempUpgrade, v1PoolInit } from "./storage.ts";
 

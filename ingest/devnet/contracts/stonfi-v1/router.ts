@@ -9,8 +9,6 @@ import {
   type Decoded,
   decodeBody,
   decodeForwardPayload,
-  encodeStonfiV1ProvideLp,
-  encodeStonfiV1Swap,
   type JettonTransferNotification,
   STONFI_V1_OP,
   type StonfiV1PayTo,
@@ -29,6 +27,7 @@ import {
   type OutgoingMessage,
   SendMode,
 } from "../../chain/types.ts";
+import { encodeStonfiV1ProvideLp, encodeStonfiV1Swap } from "../encode.ts";
 import {
   addressArg,
   addressItem,

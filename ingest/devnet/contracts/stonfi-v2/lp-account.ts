@@ -10,8 +10,6 @@ import {
   decodeStonfiV2AddLiquidity,
   decodeStonfiV2DirectAddLiquidity,
   decodeStonfiV2RefundMe,
-  encodeStonfiV2CbAddLiquidity,
-  encodeStonfiV2CbRefundMe,
   STONFI_V2_OP,
 } from "../../../../dex/codecs/index.ts";
 import { beginFast } from "../../chain/cell-writer.ts";
@@ -25,6 +23,7 @@ import {
   type OutgoingMessage,
   SendMode,
 } from "../../chain/types.ts";
+import { encodeStonfiV2CbAddLiquidity, encodeStonfiV2CbRefundMe } from "../encode.ts";
 import { ACCOUNT_GONE, DIRECT_ADD_MIN, LP_ACCOUNT_KEEP, REFUND_ME_MIN, V2_ERROR } from "./constants.ts";
 import { carry, excesses, isStdWc0, message, parseOr9, stackAddress, stackInt } from "./messages.ts";
 import { lpAccountDataCellWith, type V2LpAccountState } from "./storage.ts";

@@ -9,9 +9,6 @@ import {
   decodeJettonBurn,
   decodeJettonInternalTransfer,
   decodeJettonTransfer,
-  encodeJettonInternalTransfer,
-  encodeJettonTransferNotification,
-  encodeStonfiV2BurnNotificationExt,
   JETTON_OP,
   STONFI_V2_OP,
 } from "../../../../dex/codecs/index.ts";
@@ -27,6 +24,11 @@ import {
   type OutgoingMessage,
   SendMode,
 } from "../../chain/types.ts";
+import {
+  encodeJettonInternalTransfer,
+  encodeJettonTransferNotification,
+  encodeStonfiV2BurnNotificationExt,
+} from "../encode.ts";
 import { LP_WALLET_ERROR as E, LP_BURN_MIN, V2_ERROR, V2_LP_WALLET_CODE } from "./constants.ts";
 import { carry, excesses, message, parseOr9, stackAddress, stackCell, stackInt } from "./messages.ts";
 import { lpWalletDataCellWith, type V2LpWalletState, v2LpWalletAddress, v2LpWalletInit } from "./storage.ts";

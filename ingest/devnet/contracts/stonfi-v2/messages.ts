@@ -4,15 +4,15 @@
  * (pay_to, payout transfer), §3.10 (get-method stacks).
  */
 import { type Address, beginCell, type Cell, type StateInit, type TupleItem } from "@ton/core";
+import { COMPUTE_FEE } from "../../chain/fees.ts";
+import { addressSliceCell } from "../../chain/memo.ts";
+import { ContractThrow, type OutgoingMessage, SendMode } from "../../chain/types.ts";
 import {
   encodeJettonExcesses,
   encodeJettonTransfer,
   encodeStonfiV2ExitCodePayload,
   encodeStonfiV2PayTo,
-} from "../../../../dex/codecs/index.ts";
-import { COMPUTE_FEE } from "../../chain/fees.ts";
-import { addressSliceCell } from "../../chain/memo.ts";
-import { ContractThrow, type OutgoingMessage, SendMode } from "../../chain/types.ts";
+} from "../encode.ts";
 import { V2_ERROR } from "./constants.ts";
 
 export type SendOptions = { bounce?: boolean; init?: StateInit; mode?: number };

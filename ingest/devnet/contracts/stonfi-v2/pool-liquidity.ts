@@ -9,8 +9,6 @@ import { type Address, beginCell, type Cell } from "@ton/core";
 import { provide as ammProvide } from "../../../../dex/amm/index.ts";
 import {
   decodeStonfiV2ProvideLpPayload,
-  encodeJettonInternalTransfer,
-  encodeStonfiV2AddLiquidity,
   type StonfiV2CbAddLiquidity,
   type StonfiV2ProvideLp,
   type StonfiV2ProvideLpPayload,
@@ -19,6 +17,7 @@ import { STONFI_EXIT_CODE } from "../../../../dex/exit-codes.ts";
 import { contractAddressOf } from "../../chain/memo.ts";
 import type { TruthEvent } from "../../chain/truth.ts";
 import type { ExecutionContext, HandlerResult, InboundInternal } from "../../chain/types.ts";
+import { encodeJettonInternalTransfer, encodeStonfiV2AddLiquidity } from "../encode.ts";
 import { MINT_KEEP, V2_ERROR } from "./constants.ts";
 import { carry, inboundLeft, isStdWc0, message, parseOr9, payToBody, required } from "./messages.ts";
 import { ammPool, requireSender, withAmm } from "./pool-amm.ts";

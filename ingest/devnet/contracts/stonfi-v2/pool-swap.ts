@@ -9,7 +9,6 @@ import { swap as ammSwap, type SwapResult } from "../../../../dex/amm/index.ts";
 import {
   decodeStonfiV2CrossSwapPayload,
   decodeStonfiV2SwapPayload,
-  encodeStonfiV2PayVault,
   STONFI_V2_OP,
   type StonfiV2Swap,
   type StonfiV2SwapPayload,
@@ -22,6 +21,7 @@ import {
   type InboundInternal,
   type OutgoingMessage,
 } from "../../chain/types.ts";
+import { encodeStonfiV2PayVault } from "../encode.ts";
 import { PAY_VAULT_VALUE, V2_ERROR } from "./constants.ts";
 import { inboundLeft, isStdWc0, message, parseOr9, payToBody } from "./messages.ts";
 import { ammPool, requireSender, withAmm } from "./pool-amm.ts";

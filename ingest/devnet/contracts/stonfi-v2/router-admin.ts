@@ -10,12 +10,6 @@ import {
   decodeStonfiV2SetFees,
   decodeStonfiV2SetParams,
   decodeStonfiV2UpdatePoolStatus,
-  encodeStonfiV2InternalSetFees,
-  encodeStonfiV2InternalSetParams,
-  encodeStonfiV2InternalUpdateStatus,
-  encodeStonfiV2SetFees,
-  encodeStonfiV2SetParams,
-  encodeStonfiV2UpdatePoolStatus,
   type PoolParams,
   STONFI_V2_OP,
 } from "../../../../dex/codecs/index.ts";
@@ -26,6 +20,14 @@ import {
   type HandlerResult,
   type InboundInternal,
 } from "../../chain/types.ts";
+import {
+  encodeStonfiV2InternalSetFees,
+  encodeStonfiV2InternalSetParams,
+  encodeStonfiV2InternalUpdateStatus,
+  encodeStonfiV2SetFees,
+  encodeStonfiV2SetParams,
+  encodeStonfiV2UpdatePoolStatus,
+} from "../encode.ts";
 import { FP_ONE, MAX_FEE_BPS, STABLE_MAX_AMP, V2_ERROR, WSTABLE_MAX_AMP } from "./constants.ts";
 import { carry, parseOr9 } from "./messages.ts";
 import { type V2RouterState, v2PoolInit } from "./storage.ts";

@@ -5,11 +5,12 @@
  * router's wallets (§3.4) and for the next hop of a cross_swap chain (§3.6).
  */
 import type { Address, Cell } from "@ton/core";
-import { encodeStonfiV2ProvideLp, encodeStonfiV2Swap, STONFI_V2_OP } from "../../../../dex/codecs/index.ts";
+import { STONFI_V2_OP } from "../../../../dex/codecs/index.ts";
 import { STONFI_EXIT_CODE } from "../../../../dex/exit-codes.ts";
 import { contractAddressOf } from "../../chain/memo.ts";
 import type { TruthEvent } from "../../chain/truth.ts";
 import { ContractThrow, type ExecutionContext, type HandlerResult } from "../../chain/types.ts";
+import { encodeStonfiV2ProvideLp, encodeStonfiV2Swap } from "../encode.ts";
 import { provideGasMin, swapGasMin, V2_ERROR } from "./constants.ts";
 import { carry, isStdWc0, jettonTransferBody } from "./messages.ts";
 import { sortTokens, type V2RouterState, v2PoolInit } from "./storage.ts";

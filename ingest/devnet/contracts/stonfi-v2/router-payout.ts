@@ -10,7 +10,6 @@ import {
   decodeStonfiV2PayTo,
   decodeStonfiV2PayVault,
   decodeStonfiV2VaultPayTo,
-  encodeStonfiV2VaultDepositRefFee,
   STONFI_V2_OP,
 } from "../../../../dex/codecs/index.ts";
 import { contractAddressOf } from "../../chain/memo.ts";
@@ -20,6 +19,7 @@ import {
   type HandlerResult,
   type InboundInternal,
 } from "../../chain/types.ts";
+import { encodeStonfiV2VaultDepositRefFee } from "../encode.ts";
 import { CROSS_SWAP_RESERVE, PAYOUT_KEEP, V2_ERROR } from "./constants.ts";
 import { carry, jettonTransferBody, parseOr9, required } from "./messages.ts";
 import { routeDexMessage } from "./router-dex.ts";

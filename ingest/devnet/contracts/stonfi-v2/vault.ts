@@ -8,7 +8,6 @@
 import {
   decodeStonfiV2VaultDepositRefFee,
   decodeStonfiV2VaultWithdrawFee,
-  encodeStonfiV2VaultPayTo,
   STONFI_V2_VAULT_OP,
 } from "../../../../dex/codecs/index.ts";
 import { beginFast } from "../../chain/cell-writer.ts";
@@ -20,6 +19,7 @@ import {
   type InboundInternal,
   SendMode,
 } from "../../chain/types.ts";
+import { encodeStonfiV2VaultPayTo } from "../encode.ts";
 import { ACCOUNT_GONE, V2_ERROR, WITHDRAW_MIN } from "./constants.ts";
 import { excesses, message, parseOr9, stackAddress, stackInt } from "./messages.ts";
 import { type V2VaultState, vaultDataCellWith } from "./storage.ts";

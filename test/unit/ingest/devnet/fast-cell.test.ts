@@ -22,6 +22,7 @@ import {
   hashOf,
   toTonCell,
   treeSize,
+  useKnownHashes,
 } from "../../../../ingest/devnet/chain/fast-cell.ts";
 
 type Op =
@@ -174,6 +175,33 @@ test("FastCell hash, depth, bits and BOC equal @ton/core's on random cell DAGs",
     { seed: 20261122, numRuns: 400 },
   );
   t.true(cells > 1000);
+});
+
+test("with useKnownHashes(), converted cells equal @ton/core's and a recomputed hash", (t) => {
+  t.true(useKnownHashes());
+  let cells = 0;
+  fc.assert(
+    fc.property(fc.array(spec, { minLength: 1, maxLength: 14 }), (specs) => {
+      const { ton, fast } = buildBoth(specs);
+      for (let i = 0; i < ton.length; i++) {
+        const a = ton[i]!;
+        const b = toTonCell(fast[i]!);
+        // Rebuilt from its bits and refs: hashed by @ton/core itself (nothing is being converted now).
+        const again = new Cell({ bits: b.bits, refs: b.refs });
+        cells++;
+        for (const c of [a, again]) {
+          if (!b.hash().equals(c.hash()) || b.depth() !== c.depth() || b.level() !== c.level()) return false;
+          if (b.mask.value !== c.mask.value || b.hash(2).toString("hex") !== c.hash(2).toString("hex")) {
+            return false;
+          }
+          if (!b.toBoc().equals(c.toBoc()) || b.isExotic !== c.isExotic) return false;
+        }
+      }
+      return true;
+    }),
+    { seed: 20261123, numRuns: 300 },
+  );
+  t.true(cells > 500);
 });
 
 test("a @ton/core cell whose bits start mid-byte is read correctly", (t) => {
