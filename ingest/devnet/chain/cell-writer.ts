@@ -21,6 +21,12 @@ import {
 const MAX_BITS = 1023;
 const TWO_32 = 2 ** 32;
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+/** Value of a hex digit by char code (0-9, a-f; `bigint.toString(16)` writes lower case). */
+const NIBBLE = (() => {
+  const t = new Uint8Array(128);
+  for (let d = 0; d < 16; d++) t["0123456789abcdef".charCodeAt(d)] = d;
+  return t;
+})();
 
 /**
  * Scratch buffers for writers, recycled on `end()`: each holds the standard representation being built
@@ -29,7 +35,32 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
  * large share of the devnet's garbage-collection time.
  */
 const REPR_BYTES = 2 + 128 + 4 * 34;
-const scratch: Buffer[] = [];
+type Scratch = {
+  bytes: Uint8Array;
+  /** `bytes.subarray(0, n)` per length n, made once: the hash input without a view object per cell. */
+  prefixes: Uint8Array[];
+  views: Uint8Array[];
+};
+const scratch: Scratch[] = [];
+
+/** `bytes.subarray(2, 2 + size)` per size, made once: the data bytes. */
+function dataView(s: Scratch, size: number): Uint8Array {
+  let view = s.views[size];
+  if (view === undefined) {
+    view = s.bytes.subarray(2, 2 + size);
+    s.views[size] = view;
+  }
+  return view;
+}
+
+function prefix(s: Scratch, length: number): Uint8Array {
+  let view = s.prefixes[length];
+  if (view === undefined) {
+    view = s.bytes.subarray(0, length);
+    s.prefixes[length] = view;
+  }
+  return view;
+}
 
 /**
  * Cell data bytes are carved out of shared 8 KiB slabs (as Node's Buffer pool does): a view per cell
@@ -52,7 +83,8 @@ function carve(size: number): Uint8Array {
 /** Builds one ordinary cell; the same checks as @ton/core's Builder (1023 bits, 4 refs, value ranges). */
 export class CellWriter {
   /** Data bits start at byte 2 of this buffer (after the two descriptor bytes). */
-  #buf = scratch.pop() ?? Buffer.alloc(REPR_BYTES);
+  #scratch: Scratch = scratch.pop() ?? { bytes: new Uint8Array(REPR_BYTES), prefixes: [], views: [] };
+  #buf = this.#scratch.bytes;
   #len = 0;
   readonly #refs: AnyCell[] = [];
 
@@ -64,20 +96,31 @@ export class CellWriter {
     return this.#refs.length;
   }
 
-  /** Writes the low `bits` (≤ 32) bits of `value`, most significant first. */
+  /**
+   * Writes the low `bits` (≤ 32) bits of `value`, most significant first: the first byte ORed in (it may
+   * hold earlier bits), the following ones assigned (the scratch is zero past the written bits).
+   */
   #put(value: number, bits: number): void {
-    if (this.#len + bits > MAX_BITS) throw new Error("cell overflow: more than 1023 bits");
+    const len = this.#len;
+    if (len + bits > MAX_BITS) throw new Error("cell overflow: more than 1023 bits");
+    if (bits < 32) value &= (1 << bits) - 1;
+    else value >>>= 0;
     const buf = this.#buf;
-    let len = this.#len;
-    while (bits > 0) {
-      const free = 8 - (len & 7);
-      const take = free < bits ? free : bits;
-      const chunk = (value >>> (bits - take)) & ((1 << take) - 1);
-      buf[2 + (len >> 3)]! |= chunk << (free - take);
-      len += take;
-      bits -= take;
+    let at = 2 + (len >> 3);
+    const free = 8 - (len & 7);
+    this.#len = len + bits;
+    if (bits <= free) {
+      buf[at] = buf[at]! | (value << (free - bits));
+      return;
     }
-    this.#len = len;
+    let rest = bits - free;
+    buf[at] = buf[at]! | (value >>> rest);
+    at++;
+    while (rest >= 8) {
+      rest -= 8;
+      buf[at++] = (value >>> rest) & 0xff;
+    }
+    if (rest > 0) buf[at] = (value << (8 - rest)) & 0xff;
   }
 
   bit(value: boolean | number): this {
@@ -113,11 +156,11 @@ export class CellWriter {
 
   /** Unsigned integer of any width given as a bigint. */
   big(value: bigint, bits: number): this {
+    // Most wide fields hold small numbers (lt, coins): `uint` checks the range as numbers.
+    if (value >= 0n && value <= MAX_SAFE) return this.uint(Number(value), bits);
     if (value < 0n || value >> BigInt(bits) !== 0n)
       throw new RangeError(`${value} does not fit in uint${bits}`);
-    // Most wide fields hold small numbers (lt, coins) or are byte-sized hashes: avoid BigInt shifts.
-    if (value <= MAX_SAFE) return this.uint(Number(value), bits);
-    if ((bits & 7) === 0) return this.bytes(Buffer.from(value.toString(16).padStart(bits >> 2, "0"), "hex"));
+    if ((bits & 7) === 0) return this.#hexBytes(value.toString(16), bits >> 3);
     let rest = bits;
     const head = rest % 32 || 32;
     this.#put(Number(value >> BigInt(rest - head)), head);
@@ -129,6 +172,33 @@ export class CellWriter {
     return this;
   }
 
+  /**
+   * `bytes` big-endian bytes whose hex digits are `hex` (no sign, at most 2 × bytes digits), zero-padded
+   * on the left: byte-sized fields (hashes) without a padded string and a Buffer per value.
+   */
+  #hexBytes(hex: string, bytes: number): this {
+    if (this.#len + bytes * 8 > MAX_BITS) throw new Error("cell overflow: more than 1023 bits");
+    // Digit j of the padded value is hex[j - pad], or 0 when j < pad.
+    const pad = 2 * bytes - hex.length;
+    const nibble = (j: number): number => (j < pad ? 0 : NIBBLE[hex.charCodeAt(j - pad)]!);
+    if ((this.#len & 7) === 0) {
+      const buf = this.#buf;
+      const at = 2 + (this.#len >> 3);
+      for (let i = 0; i < bytes; i++) buf[at + i] = (nibble(2 * i) << 4) | nibble(2 * i + 1);
+      this.#len += bytes * 8;
+    } else {
+      for (let i = 0; i < bytes; i++) this.#put((nibble(2 * i) << 4) | nibble(2 * i + 1), 8);
+    }
+    return this;
+  }
+
+  /** A 256-bit unsigned integer given as a bigint or as its 32 big-endian bytes (a hash). */
+  hash256(value: bigint | Uint8Array): this {
+    if (typeof value === "bigint") return this.big(value, 256);
+    if (value.length !== 32) throw new RangeError(`a 256-bit hash has 32 bytes, not ${value.length}`);
+    return this.bytes(value);
+  }
+
   /** `VarUInteger n`: a `headerBits`-bit byte length, then the value (`coins` is headerBits = 4). */
   varUint(value: bigint, headerBits: number): this {
     if (value < 0n) throw new RangeError(`negative VarUInteger ${value}`);
@@ -136,10 +206,16 @@ export class CellWriter {
       this.#put(0, headerBits);
       return this;
     }
-    // Byte length of the value; coins are mostly safe integers, measured without a hex string.
+    // Byte length of the value; coins are mostly safe integers, measured and written without bigints.
     let bytes = 0;
-    if (value <= MAX_SAFE) for (let n = Number(value); n >= 1; n = Math.floor(n / 256)) bytes++;
-    else bytes = (value.toString(16).length + 1) >> 1;
+    if (value <= MAX_SAFE) {
+      const n = Number(value);
+      for (let m = n; m >= 1; m = Math.floor(m / 256)) bytes++;
+      if (bytes >= 2 ** headerBits) throw new RangeError(`${value} does not fit in VarUInteger`);
+      this.#put(bytes, headerBits);
+      return this.uint(n, bytes * 8);
+    }
+    bytes = (value.toString(16).length + 1) >> 1;
     if (bytes >= 2 ** headerBits) throw new RangeError(`${value} does not fit in VarUInteger`);
     this.#put(bytes, headerBits);
     return this.big(value, bytes * 8);
@@ -172,7 +248,18 @@ export class CellWriter {
       this.#buf.set(src, 2 + (this.#len >> 3));
       this.#len += src.length * 8;
     } else {
-      for (const byte of src) this.#put(byte, 8);
+      if (this.#len + src.length * 8 > MAX_BITS) throw new Error("cell overflow: more than 1023 bits");
+      // Each byte: its high bits complete the current byte, its low bits start the next one.
+      const buf = this.#buf;
+      const shift = this.#len & 7;
+      let at = 2 + (this.#len >> 3);
+      for (let i = 0; i < src.length; i++) {
+        const byte = src[i]!;
+        buf[at] = buf[at]! | (byte >> shift);
+        at++;
+        buf[at] = (byte << (8 - shift)) & 0xff;
+      }
+      this.#len += src.length * 8;
     }
     return this;
   }
@@ -273,23 +360,26 @@ export class CellWriter {
       buf[at++] = d & 0xff;
     }
     for (const r of refs) {
-      if (r instanceof FastCell) buf.write(r.key, at, 32, "latin1");
-      else buf.set(hashOf(r), at);
+      if (r instanceof FastCell) {
+        // The latin1 key is the hash, one char per byte: copied inline rather than by a native write.
+        const key = r.key;
+        for (let i = 0; i < 32; i++) buf[at + i] = key.charCodeAt(i);
+      } else buf.set(hashOf(r), at);
       at += 32;
     }
-    const key = nodeHash("sha256", buf.subarray(0, at), "binary");
+    const key = nodeHash("sha256", prefix(this.#scratch, at), "binary");
     const data = carve(size);
-    data.set(buf.subarray(2, 2 + size));
+    data.set(dataView(this.#scratch, size));
     // #put ORs bits in, so the next writer needs a zeroed buffer.
     buf.fill(0, 0, at);
-    scratch.push(buf);
+    scratch.push(this.#scratch);
     this.#buf = EMPTY_SCRATCH;
     return new FastCell(data, len, refs, key, depth);
   }
 }
 
 /** Placeholder after `end()`: a finished writer has no buffer to write into. */
-const EMPTY_SCRATCH = Buffer.alloc(0);
+const EMPTY_SCRATCH = new Uint8Array(0);
 
 export const beginFast = (): CellWriter => new CellWriter();
 

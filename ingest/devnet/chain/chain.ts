@@ -28,6 +28,21 @@ import {
 
 export type GetMethodResult = { exitCode: number; stack: TupleItem[] };
 
+/**
+ * `address.toRawString()` (the account map's key), cached per (immutable) Address object: contracts send to
+ * the same memoised Address objects again and again, and the hex string was made on every delivery.
+ */
+const rawKeys = new WeakMap<Address, string>();
+
+function rawKey(address: Address): string {
+  let key = rawKeys.get(address);
+  if (key === undefined) {
+    key = address.toRawString();
+    rawKeys.set(address, key);
+  }
+  return key;
+}
+
 export type DevnetBlock = {
   mc_seqno: number;
   utime: number;
@@ -87,12 +102,12 @@ export class Chain {
   }
 
   account(address: Address): Readonly<Account> | undefined {
-    return this.#accounts.get(address.toRawString());
+    return this.#accounts.get(rawKey(address));
   }
 
   /** Creates a genesis account, with no transaction (like accounts in a zerostate). */
   addAccount(address: Address, balance: bigint, contract: ContractInstance | null): void {
-    const key = address.toRawString();
+    const key = rawKey(address);
     if (address.workChain !== 0) throw new DevnetError(`devnet accounts live in workchain 0, got ${key}`);
     if (this.#accounts.has(key)) throw new DevnetError(`account ${key} already exists`);
     const status = contract ? "active" : "uninitialized";
@@ -153,7 +168,7 @@ export class Chain {
    * convention), or the code of a `ContractThrow`.
    */
   runGetMethod(address: Address, name: string, args: TupleItem[] = []): GetMethodResult {
-    const account = this.#accounts.get(address.toRawString());
+    const account = this.#accounts.get(rawKey(address));
     if (account?.contract == null) return { exitCode: -13, stack: [] };
     const ctx: GetMethodContext = { address, balance: account.balance, now: this.utime };
     try {
@@ -173,7 +188,7 @@ export class Chain {
   /** lt = max(block start, account end_lt, created_lt + 1); out messages get lt+1, lt+2, … */
   #deliver(pending: Pending, startLt: bigint, now: number): Executed | null {
     const { message, dest } = pending;
-    const key = dest.toRawString();
+    const key = rawKey(dest);
     const createdLt = message.info.type === "internal" ? message.info.createdLt : 0n;
     const lt = max(startLt, this.#endLt.get(key) ?? 0n, createdLt + 1n);
     const account = this.#accounts.get(key);

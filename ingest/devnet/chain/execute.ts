@@ -37,6 +37,8 @@ export type Executed = {
   /** The serialised transaction; `hash` is its cell hash. */
   cell: FastCell;
   hash: Buffer;
+  /** `hash` as hex (made once: the record and the account's `lastTxHash` both need it). */
+  hashHex: string;
   lt: bigint;
   now: number;
   address: Address;
@@ -96,6 +98,18 @@ const kindCells = new Map<string, Cell>();
  * transaction is the account before its next one, so each state is hashed once.
  */
 const stateHashes = new WeakMap<Account, Buffer>();
+/**
+ * `lastTxHash` of the accounts `execute` made, as the hash bytes it was computed from, so the next
+ * transaction writes them without a bigint → hex → bytes round trip. Used only while the account's
+ * `lastTxHash` still equals the bigint recorded with them.
+ */
+const lastTxHashes = new WeakMap<Account, { value: bigint; bytes: Buffer }>();
+
+function prevTxHash(account: Account | undefined): bigint | Buffer {
+  if (account === undefined) return 0n;
+  const known = lastTxHashes.get(account);
+  return known !== undefined && known.value === account.lastTxHash ? known.bytes : account.lastTxHash;
+}
 
 function kindCell(kind: string): Cell {
   let cell = kindCells.get(kind);
@@ -190,7 +204,7 @@ export function execute(input: ExecuteInput): Executed | null {
   const cell = transactionCell({
     address,
     lt,
-    prevTransactionHash: account?.lastTxHash ?? 0n,
+    prevTransactionHash: prevTxHash(account),
     prevTransactionLt: account?.lastTxLt ?? 0n,
     now,
     oldStatus: account?.status ?? "non-existing",
@@ -202,11 +216,16 @@ export function execute(input: ExecuteInput): Executed | null {
     description: outcome.description,
   });
   const hash = cell.hash;
-  if (after) after.lastTxHash = BigInt(`0x${hash.toString("hex")}`);
+  const hashHex = hash.toString("hex");
+  if (after) {
+    after.lastTxHash = BigInt(`0x${hashHex}`);
+    lastTxHashes.set(after, { value: after.lastTxHash, bytes: hash });
+  }
   return {
     account: after,
     cell,
     hash,
+    hashHex,
     lt,
     now,
     address,
@@ -220,7 +239,8 @@ export function execute(input: ExecuteInput): Executed | null {
 type TransactionFields = {
   address: Address;
   lt: bigint;
-  prevTransactionHash: bigint;
+  /** A bigint, or the same 256 bits as the hash bytes. */
+  prevTransactionHash: bigint | Buffer;
   prevTransactionLt: bigint;
   now: number;
   oldStatus: AccountStatus;
@@ -246,7 +266,7 @@ function transactionCell(t: TransactionFields): FastCell {
     .uint(0x07, 4)
     .bytes(t.address.hash)
     .big(t.lt, 64)
-    .big(t.prevTransactionHash, 256)
+    .hash256(t.prevTransactionHash)
     .big(t.prevTransactionLt, 64)
     .uint(t.now, 32)
     .uint(t.outMessages.length, 15)

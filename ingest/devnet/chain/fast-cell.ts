@@ -37,8 +37,27 @@ export class FastCell {
 
 export type AnyCell = FastCell | Cell;
 
+/**
+ * The FastCell standing for an ordinary @ton/core cell: the one `toTonCell` converted it from, or one built
+ * from its bits on first use (padded bytes, hash key, depth; its refs stay @ton/core cells). Content-equal,
+ * so it hashes, counts and serialises the same, and the BOC writer and `keyOf`/`dataOf` take one lookup
+ * per @ton/core cell instead of a padded copy and a hash string each.
+ */
+const fastOfTon = new WeakMap<Cell, FastCell>();
+/** Exotic @ton/core cells (no FastCell stands for them): their padded bytes and hash key. */
 const tonData = new WeakMap<Cell, Uint8Array>();
 const tonKeys = new WeakMap<Cell, string>();
+
+/** `fastOfTon` for an ordinary cell, null for an exotic one (d1 and the hash differ; see `tonHash`). */
+export function fastOf(c: Cell): FastCell | null {
+  let fast = fastOfTon.get(c);
+  if (fast === undefined) {
+    if (c.isExotic) return null;
+    fast = new FastCell(paddedBytes(c), c.bits.length, c.refs, tonHash(c).toString("latin1"), c.depth(0));
+    fastOfTon.set(c, fast);
+  }
+  return fast;
+}
 
 /** A @ton/core cell's level-0 hash; cells of a higher level (pruned branches inside) are not modelled. */
 function tonHash(cell: Cell): Buffer {
@@ -52,6 +71,8 @@ export const bitsOf = (c: AnyCell): number => (c instanceof FastCell ? c.bits : 
 
 export function keyOf(c: AnyCell): string {
   if (c instanceof FastCell) return c.key;
+  const fast = fastOf(c);
+  if (fast !== null) return fast.key;
   let key = tonKeys.get(c);
   if (key === undefined) {
     key = tonHash(c).toString("latin1");
@@ -63,6 +84,8 @@ export function keyOf(c: AnyCell): string {
 /** Padded data bytes of any cell (cached per immutable @ton/core cell). */
 export function dataOf(c: AnyCell): Uint8Array {
   if (c instanceof FastCell) return c.data;
+  const fast = fastOf(c);
+  if (fast !== null) return fast.data;
   let data = tonData.get(c);
   if (data === undefined) {
     data = paddedBytes(c);
@@ -136,6 +159,7 @@ export function toTonCell(c: AnyCell): Cell {
       known = null;
     }
     tonCells.set(c, cell);
+    fastOfTon.set(cell, c);
   }
   return cell;
 }

@@ -4,8 +4,9 @@
  * show.
  */
 import { type Address, beginCell, type Cell, external, type Message, type StateInit } from "@ton/core";
+import { distinctCells } from "./boc.ts";
 import { CellWriter } from "./cell-writer.ts";
-import { type FastCell, treeSize } from "./fast-cell.ts";
+import type { FastCell } from "./fast-cell.ts";
 import { BOUNCE_BODY_BITS } from "./fees.ts";
 import { writeMessage } from "./tlb.ts";
 
@@ -72,9 +73,10 @@ export function bounceBody(original: Cell): Cell {
   return beginCell().storeUint(0xffffffff, 32).storeBits(s.loadBits(bits)).endCell();
 }
 
-/** Distinct cells and bits of a message, as TON counts message sizes (`StorageUsed`). */
+/** Distinct cells and bits of a message, as TON counts message sizes (`StorageUsed`); `treeSize`'s count. */
 export function messageSize(message: Message): { cells: bigint; bits: bigint } {
-  return treeSize(messageCell(message));
+  const { cells, bits } = distinctCells(messageCell(message));
+  return { cells: BigInt(cells), bits: BigInt(bits) };
 }
 
 /**
@@ -83,11 +85,20 @@ export function messageSize(message: Message): { cells: bigint; bits: bigint } {
  * content without serialising every message a second time.
  */
 export function actionListHash(sent: { message: Message; mode: number }[]): bigint {
+  return actionListHashOf(sent).value;
+}
+
+/** `actionListHash` and the same hash as bytes. */
+export function actionListHashOf(sent: { message: Message; mode: number }[]): {
+  value: bigint;
+  bytes: Buffer;
+} {
   let list = EMPTY_LIST;
   for (const { message, mode } of sent) {
     list = new CellWriter().ref(list).uint(0x0ec3c86d, 32).uint(mode, 8).ref(messageCell(message)).end();
   }
-  return BigInt(`0x${list.hash.toString("hex")}`);
+  const bytes = list.hash;
+  return { value: BigInt(`0x${bytes.toString("hex")}`), bytes };
 }
 
 const EMPTY_LIST = new CellWriter().end();

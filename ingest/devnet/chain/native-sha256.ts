@@ -11,11 +11,15 @@
  * And it lets the devnet's own cells (./fast-cell.ts `useKnownHashes`) give @ton/core the hash they already
  * computed when they are converted to @ton/core cells, instead of hashing them a second time.
  *
+ * And it installs ./bit-builder.ts: @ton/core's `BitBuilder.writeUint` and unaligned `writeBuffer` with number
+ * arithmetic instead of a bigint per byte (the SDK's and dex/codecs' message building), same bytes.
+ *
  * It changes a dependency's module export for the whole process, so only the composition roots call it
  * (bin/ and the benchmarks), once, at startup; everything works the same without it, only slower.
  */
 import { hash } from "node:crypto";
 import { createRequire } from "node:module";
+import { useFastBitBuilder } from "./bit-builder.ts";
 import { useKnownHashes } from "./fast-cell.ts";
 
 type Sha256Module = { sha256_sync: (source: Buffer | string) => Buffer };
@@ -82,6 +86,7 @@ export function useNativeSha256(): boolean {
   if (typeof target.sha256_sync !== "function") return false;
   target.sha256_sync = nativeSha256;
   useKnownHashes();
+  useFastBitBuilder();
   if (!paddedPatched) {
     try {
       const padded = require("@ton/core/dist/boc/utils/paddedBits.js") as Partial<PaddedBitsModule>;

@@ -18,7 +18,8 @@ import {
   GAS_LIMIT,
   GAS_USED_PER_TX,
 } from "./fees.ts";
-import { actionListHash, bounceBody, internalMessage, messageSize } from "./messages.ts";
+import { actionListHashOf, bounceBody, internalMessage, messageSize } from "./messages.ts";
+import { rememberActionListHash } from "./tlb.ts";
 import {
   type ContractInstance,
   type ContractRun,
@@ -155,7 +156,8 @@ export function runActions(outs: OutgoingMessage[], balance: bigint, carry: bigi
 
 export function actionPhaseOf(actions: Actions, total: number): TransactionActionPhase {
   const sizes = actions.sent.map((s) => messageSize(s.message));
-  return {
+  const listHash = actionListHashOf(actions.sent);
+  const phase: TransactionActionPhase = {
     success: actions.ok,
     valid: true,
     noFunds: actions.resultCode === ACTION_NOT_ENOUGH_TON,
@@ -167,12 +169,14 @@ export function actionPhaseOf(actions: Actions, total: number): TransactionActio
     specActions: 0,
     skippedActions: actions.skipped,
     messagesCreated: actions.sent.length,
-    actionListHash: actionListHash(actions.sent),
+    actionListHash: listHash.value,
     totalMessageSize: {
       cells: sizes.reduce((a, s) => a + s.cells, 0n),
       bits: sizes.reduce((a, s) => a + s.bits, 0n),
     },
   };
+  rememberActionListHash(listHash);
+  return phase;
 }
 
 export type Bounce = { phase: TransactionBouncePhase; message: Message | null; cost: bigint };

@@ -6,7 +6,7 @@
 import type { Address, Message } from "@ton/core";
 import { rawAddressOf } from "../../../schemas/from-ton-core.ts";
 import { RAW_TX_VERSION, type RawMessage, type RawTransaction } from "../../../schemas/raw-transaction.ts";
-import { toBoc } from "./boc.ts";
+import { toBocBase64 } from "./boc.ts";
 import type { Executed } from "./execute.ts";
 import { type AnyCell, bitsOf, dataOf } from "./fast-cell.ts";
 import { messageCell } from "./messages.ts";
@@ -23,7 +23,7 @@ const bocs = new WeakMap<AnyCell, string>();
 function boc(cell: AnyCell): string {
   let b64 = bocs.get(cell);
   if (b64 === undefined) {
-    b64 = toBoc(cell).toString("base64");
+    b64 = toBocBase64(cell);
     bocs.set(cell, b64);
   }
   return b64;
@@ -93,7 +93,7 @@ export function rawTransaction(tx: Executed, block: BlockIds): RawTransaction {
     mc_seqno: block.mc_seqno,
     shard: block.shard,
     block_seqno: block.block_seqno,
-    hash: tx.hash.toString("hex"),
+    hash: tx.hashHex,
     lt: tx.lt.toString(),
     now: tx.now,
     account: rawAddress(tx.address),

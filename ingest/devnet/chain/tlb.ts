@@ -120,25 +120,36 @@ function writeStorageUsed(w: CellWriter, s: StorageUsed): void {
 
 /**
  * The compute phase's `^[ gas_used gas_limit gas_credit mode exit_code exit_arg vm_steps hashes ]` cell is
- * the same for most devnet transactions (flat gas, zero hashes): built once per distinct content. The cache
- * is bounded in case a caller varies the fields freely.
+ * the same for most devnet transactions (flat gas, zero hashes): the cells of recent distinct contents are
+ * kept and found by comparing the fields (no key string per transaction).
  */
-const vmCells = new Map<string, FastCell>();
+type VmPhase = Extract<TransactionComputePhase, { type: "vm" }>;
+const vmCells: { phase: VmPhase; cell: FastCell }[] = [];
+const VM_CELLS = 16;
 
-function vmCell(c: Extract<TransactionComputePhase, { type: "vm" }>): FastCell {
-  const key = `${c.gasUsed}:${c.gasLimit}:${c.gasCredit}:${c.mode}:${c.exitCode}:${c.exitArg}:${c.vmSteps}:${c.vmInitStateHash}:${c.vmFinalStateHash}`;
-  let cell = vmCells.get(key);
-  if (cell === undefined) {
-    const vm = new CellWriter().varUint(c.gasUsed, 3).varUint(c.gasLimit, 3);
-    if (c.gasCredit !== undefined && c.gasCredit !== null) vm.bit(1).varUint(c.gasCredit, 2);
-    else vm.bit(0);
-    vm.uint(c.mode, 8).int(c.exitCode, 32);
-    if (c.exitArg !== undefined && c.exitArg !== null) vm.bit(1).int(c.exitArg, 32);
-    else vm.bit(0);
-    cell = vm.uint(c.vmSteps, 32).big(c.vmInitStateHash, 256).big(c.vmFinalStateHash, 256).end();
-    if (vmCells.size >= 1024) vmCells.clear();
-    vmCells.set(key, cell);
-  }
+const sameVm = (a: VmPhase, b: VmPhase): boolean =>
+  a.gasUsed === b.gasUsed &&
+  a.gasLimit === b.gasLimit &&
+  (a.gasCredit ?? null) === (b.gasCredit ?? null) &&
+  a.mode === b.mode &&
+  a.exitCode === b.exitCode &&
+  (a.exitArg ?? null) === (b.exitArg ?? null) &&
+  a.vmSteps === b.vmSteps &&
+  a.vmInitStateHash === b.vmInitStateHash &&
+  a.vmFinalStateHash === b.vmFinalStateHash;
+
+function vmCell(c: VmPhase): FastCell {
+  for (const hit of vmCells) if (sameVm(hit.phase, c)) return hit.cell;
+  const vm = new CellWriter().varUint(c.gasUsed, 3).varUint(c.gasLimit, 3);
+  if (c.gasCredit !== undefined && c.gasCredit !== null) vm.bit(1).varUint(c.gasCredit, 2);
+  else vm.bit(0);
+  vm.uint(c.mode, 8).int(c.exitCode, 32);
+  if (c.exitArg !== undefined && c.exitArg !== null) vm.bit(1).int(c.exitArg, 32);
+  else vm.bit(0);
+  const cell = vm.uint(c.vmSteps, 32).big(c.vmInitStateHash, 256).big(c.vmFinalStateHash, 256).end();
+  // A copy of the fields: the phase object belongs to the transaction.
+  if (vmCells.length >= VM_CELLS) vmCells.shift();
+  vmCells.push({ phase: { ...c }, cell });
   return cell;
 }
 
@@ -160,6 +171,17 @@ function maybeCoins(w: CellWriter, v: bigint | null | undefined): void {
   else w.bit(0);
 }
 
+/**
+ * The last action-list hash `actionPhaseOf` computed, with the bytes it came from: its transaction's
+ * description is written next, and writes those bytes instead of a bigint → hex → bytes round trip when
+ * the phase's `actionListHash` equals the value (any other value takes the bigint path).
+ */
+let lastActionListHash: { value: bigint; bytes: Uint8Array } | null = null;
+
+export function rememberActionListHash(hash: { value: bigint; bytes: Uint8Array }): void {
+  lastActionListHash = hash;
+}
+
 function actionCell(a: TransactionActionPhase): FastCell {
   const w = new CellWriter().bit(a.success).bit(a.valid).bit(a.noFunds);
   writeStatusChange(w, a.statusChange);
@@ -169,7 +191,8 @@ function actionCell(a: TransactionActionPhase): FastCell {
   if (a.resultArg !== null && a.resultArg !== undefined) w.bit(1).int(a.resultArg, 32);
   else w.bit(0);
   w.uint(a.totalActions, 16).uint(a.specActions, 16).uint(a.skippedActions, 16).uint(a.messagesCreated, 16);
-  w.big(a.actionListHash, 256);
+  const known = lastActionListHash;
+  w.hash256(known !== null && known.value === a.actionListHash ? known.bytes : a.actionListHash);
   writeStorageUsed(w, a.totalMessageSize);
   return w.end();
 }
@@ -218,20 +241,45 @@ export function descriptionCell(d: TransactionDescriptionGeneric): FastCell {
 
 /**
  * `HashmapE n ^X` with keys 0..values.length-1, as @ton/core's `Dictionary.store` with `Values.Cell()`:
- * the same tree and the same choice among short, long and same labels.
+ * the same tree and the same choice among short, long and same labels. The tree's shape and labels depend
+ * only on the key width and the number of keys, so they are worked out once per (width, count) and each
+ * dictionary only copies the label bits and hangs its values.
  */
 export function writeRefDict(w: CellWriter, keyBits: number, values: readonly AnyCell[]): void {
   if (values.length === 0) {
     w.bit(0);
     return;
   }
-  const entries = values.map((v, k) => [k.toString(2).padStart(keyBits, "0"), v] as const);
-  const root = new CellWriter();
-  writeEdge(root, entries, keyBits, 0);
-  w.bit(1).ref(root.end());
+  w.bit(1).ref(buildEdge(dictShape(keyBits, values.length), values));
 }
 
-type Entries = readonly (readonly [string, AnyCell])[];
+/** An edge of the dictionary tree: its label (bits only), then a leaf's value or the two subtrees. */
+type Edge = { label: FastCell; leaf: number; left: Edge | null; right: Edge | null };
+
+const shapes = new Map<string, Edge>();
+
+function dictShape(keyBits: number, count: number): Edge {
+  const key = `${keyBits}:${count}`;
+  let shape = shapes.get(key);
+  if (shape === undefined) {
+    const entries = Array.from(
+      { length: count },
+      (_, k) => [k.toString(2).padStart(keyBits, "0"), k] as const,
+    );
+    shape = edgeShape(entries, keyBits, 0);
+    shapes.set(key, shape);
+  }
+  return shape;
+}
+
+function buildEdge(edge: Edge, values: readonly AnyCell[]): FastCell {
+  const w = new CellWriter().append(edge.label);
+  if (edge.left === null || edge.right === null) return w.ref(values[edge.leaf]!).end();
+  return w.ref(buildEdge(edge.left, values)).ref(buildEdge(edge.right, values)).end();
+}
+
+/** Entries: (binary key, value index). */
+type Entries = readonly (readonly [string, number])[];
 
 function commonPrefix(keys: readonly string[], start: number): string {
   let r = keys[0]!.slice(start);
@@ -245,25 +293,25 @@ function commonPrefix(keys: readonly string[], start: number): string {
   return r;
 }
 
-function writeEdge(w: CellWriter, entries: Entries, keyLength: number, prefixLen: number): void {
+function edgeShape(entries: Entries, keyLength: number, prefixLen: number): Edge {
   const label = commonPrefix(
     entries.map(([k]) => k),
     prefixLen,
   );
-  writeLabel(w, label, keyLength);
+  const labelWriter = new CellWriter();
+  writeLabel(labelWriter, label, keyLength);
+  const labelCell = labelWriter.end();
   const at = prefixLen + label.length;
-  if (entries.length === 1) {
-    w.ref(entries[0]![1]);
-    return;
-  }
+  if (entries.length === 1) return { label: labelCell, leaf: entries[0]![1], left: null, right: null };
   const left = entries.filter(([k]) => k[at] === "0");
   const right = entries.filter(([k]) => k[at] !== "0");
   const rest = keyLength - label.length - 1;
-  const l = new CellWriter();
-  const r = new CellWriter();
-  writeEdge(l, left, rest, at + 1);
-  writeEdge(r, right, rest, at + 1);
-  w.ref(l.end()).ref(r.end());
+  return {
+    label: labelCell,
+    leaf: -1,
+    left: edgeShape(left, rest, at + 1),
+    right: edgeShape(right, rest, at + 1),
+  };
 }
 
 function writeLabel(w: CellWriter, label: string, keyLength: number): void {

@@ -13,7 +13,13 @@ import {
 } from "@ton/core";
 import test from "ava";
 import fc from "fast-check";
-import { crc32c, toBoc } from "../../../../ingest/devnet/chain/boc.ts";
+import {
+  crc32c,
+  crc32cWords,
+  distinctCells,
+  toBoc,
+  toBocBase64,
+} from "../../../../ingest/devnet/chain/boc.ts";
 import { type Begin, beginFast, CellWriter } from "../../../../ingest/devnet/chain/cell-writer.ts";
 import {
   type AnyCell,
@@ -169,6 +175,8 @@ test("FastCell hash, depth, bits and BOC equal @ton/core's on random cell DAGs",
         if (!toTonCell(b).equals(a)) return false;
         const size = treeSize(b);
         if (size.bits !== treeSize(a).bits || size.cells !== treeSize(a).cells) return false;
+        const distinct = distinctCells(b);
+        if (BigInt(distinct.cells) !== size.cells || BigInt(distinct.bits) !== size.bits) return false;
       }
       return true;
     }),
@@ -204,6 +212,70 @@ test("with useKnownHashes(), converted cells equal @ton/core's and a recomputed 
   t.true(cells > 500);
 });
 
+/**
+ * Wide DAGs: hundreds to thousands of cells (2-byte ref indexes, the writer's tables growing mid-walk),
+ * refs drawn from every earlier cell (heavy sharing), and content-equal cells built as distinct objects of
+ * both kinds, which the BOC must list once.
+ */
+test("BOCs of large DAGs with shared and duplicated subcells equal @ton/core's", (t) => {
+  fc.assert(
+    fc.property(
+      fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+      fc.integer({ min: 50, max: 1500 }),
+      fc.integer({ min: 1, max: 40 }),
+      (seed, n, distinct) => {
+        let x = seed;
+        const rand = (m: number) => {
+          x = (Math.imul(x, 1103515245) + 12345) & 0x7fffffff;
+          return x % m;
+        };
+        const ton: Cell[] = [];
+        const fast: AnyCell[] = [];
+        for (let i = 0; i < n; i++) {
+          // Few distinct payloads, so equal cells recur as different objects.
+          const value = rand(distinct);
+          const refs = i === 0 ? [] : Array.from({ length: rand(5) }, () => rand(i));
+          const b = beginCell().storeUint(value, 7 + (value % 3));
+          const w = new CellWriter().uint(value, 7 + (value % 3));
+          for (const r of refs) {
+            b.storeRef(ton[r]!);
+            w.ref(rand(2) === 0 ? ton[r]! : fast[r]!);
+          }
+          ton.push(b.endCell());
+          fast.push(rand(3) === 0 ? b.endCell() : w.end());
+        }
+        for (const i of [n - 1, rand(n), n >> 1]) {
+          const expected = ton[i]!.toBoc();
+          if (!toBoc(fast[i]!).equals(expected)) return false;
+          if (toBocBase64(ton[i]!) !== expected.toString("base64")) return false;
+          const size = treeSize(ton[i]!);
+          const distinct = distinctCells(fast[i]!);
+          if (BigInt(distinct.cells) !== size.cells || BigInt(distinct.bits) !== size.bits) return false;
+        }
+        return true;
+      },
+    ),
+    { seed: 20261124, numRuns: 60 },
+  );
+  t.pass();
+});
+
+test("a deep chain of cells serialises as @ton/core's", (t) => {
+  let ton = beginCell().storeUint(0, 8).endCell();
+  let fast: AnyCell = new CellWriter().uint(0, 8).end();
+  for (let i = 1; i < 1000; i++) {
+    ton = beginCell()
+      .storeUint(i & 0xff, 8)
+      .storeRef(ton)
+      .endCell();
+    fast = new CellWriter()
+      .uint(i & 0xff, 8)
+      .ref(fast)
+      .end();
+  }
+  t.true(toBoc(fast).equals(ton.toBoc()));
+});
+
 test("a @ton/core cell whose bits start mid-byte is read correctly", (t) => {
   for (const length of [0, 5, 8, 20, 64]) {
     const child = new Cell({ bits: new BitString(Buffer.from("a5c3f00f1234567890", "hex"), 3, length) });
@@ -220,6 +292,26 @@ test("crc32c equals @ton/core's", (t) => {
       return crc32c(bytes) === expected;
     }),
     { seed: 7, numRuns: 300 },
+  );
+  t.pass();
+});
+
+test("crc32cWords equals crc32c at every length (little-endian hosts)", (t) => {
+  if (new Uint8Array(new Uint32Array([1]).buffer)[0] !== 1) {
+    t.pass("big-endian host: the BOC writer uses crc32c");
+    return;
+  }
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 2000 }), fc.nat({ max: 2000 }), (bytes, cut) => {
+      const memory = new ArrayBuffer(bytes.length + 8);
+      const view = new Uint8Array(memory);
+      view.set(bytes);
+      const length = Math.min(cut, bytes.length);
+      return (
+        crc32cWords(view, new Int32Array(memory, 0, memory.byteLength >> 2), length) === crc32c(bytes, length)
+      );
+    }),
+    { seed: 8, numRuns: 300 },
   );
   t.pass();
 });

@@ -24,6 +24,7 @@ import { CellWriter } from "../../../../ingest/devnet/chain/cell-writer.ts";
 import { hashOf } from "../../../../ingest/devnet/chain/fast-cell.ts";
 import {
   descriptionCell,
+  rememberActionListHash,
   stateInitCell,
   writeMessage,
   writeRefDict,
@@ -219,6 +220,52 @@ test("descriptionCell equals storeTransactionDescription (generic)", (t) => {
     { seed: 34, numRuns: 300 },
   );
   t.pass();
+});
+
+test("descriptionCell is unchanged by its caches: repeated compute phases, remembered action-list hashes", (t) => {
+  fc.assert(
+    fc.property(compute, action, fc.boolean(), (computePhase, actionPhase, match) => {
+      const description = {
+        type: "generic",
+        creditFirst: true,
+        computePhase,
+        actionPhase,
+        aborted: false,
+        destroyed: false,
+      } as TransactionDescriptionGeneric;
+      const expected = beginCell().store(storeTransactionDescription(description)).endCell().hash();
+      // The remembered hash is the phase's own (bytes path) or another value (bigint path).
+      const value = match ? actionPhase.actionListHash : actionPhase.actionListHash ^ 1n;
+      rememberActionListHash({ value, bytes: Buffer.from(value.toString(16).padStart(64, "0"), "hex") });
+      // Twice: the second run finds its compute-phase cell in the cache.
+      return [1, 2].every(() => hashOf(descriptionCell(description)).equals(expected));
+    }),
+    { seed: 35, numRuns: 300 },
+  );
+  t.pass();
+});
+
+test("writeRefDict reuses a dictionary shape for new values and other key widths", (t) => {
+  // A second and third round per (width, count): the shape is cached by then, only the values differ.
+  for (const round of [1, 2, 3]) {
+    for (const keyBits of [4, 8, 15, 32]) {
+      for (let n = 0; n <= Math.min(2 ** keyBits, 20); n++) {
+        const values = Array.from({ length: n }, (_, i) =>
+          beginCell()
+            .storeUint(i * 31 + round, 16)
+            .endCell(),
+        );
+        const dict = Dictionary.empty(Dictionary.Keys.Uint(keyBits), Dictionary.Values.Cell());
+        for (const [i, v] of values.entries()) dict.set(i, v);
+        const w = new CellWriter();
+        writeRefDict(w, keyBits, values);
+        t.true(
+          hashOf(w.end()).equals(beginCell().storeDict(dict).endCell().hash()),
+          `round ${round}, ${keyBits}-bit keys, n = ${n}`,
+        );
+      }
+    }
+  }
 });
 
 test("writeRefDict equals Dictionary.store with 15-bit keys 0..n-1", (t) => {
