@@ -2,10 +2,12 @@
  * The HTTP side of `tondex start`: the Koa API over the ClickHouse read model, plus Prometheus `/metrics`.
  */
 import { createServer, type Server } from "node:http";
+import { Counter } from "prom-client";
 import { apiListener } from "../api/app.ts";
 import { poolStateCache } from "../api/pool-state-cache.ts";
 import { cachedReadModel } from "../api/read-model-cached.ts";
 import { ClickHouseReadModel } from "../api/read-model-clickhouse.ts";
+import type { ResponseMemoStats } from "../api/response-memo.ts";
 import { unavailableChainState } from "../dex/chain-state-unavailable.ts";
 import type { Logger } from "../infra/log.ts";
 import { type Metrics, renderMetrics } from "../infra/metrics.ts";
@@ -21,7 +23,7 @@ export async function startServer(
   const chain =
     pipeline.source.chainState ??
     unavailableChainState(`the ${pipeline.source.name} source has no chain access`);
-  const { listener: api } = apiListener({
+  const { listener: api, memo } = apiListener({
     data: cachedReadModel(new ClickHouseReadModel(pipeline.store), {
       ttlMs: options.apiCacheTtlMs,
       version: pipeline.dataVersion,
@@ -32,6 +34,7 @@ export async function startServer(
     logger,
     responseMemo: { version: pipeline.dataVersion, ttlMs: options.apiCacheTtlMs },
   });
+  if (memo !== undefined) countMemo(metrics, () => memo.stats());
   const server = createServer((req, res) => {
     if (req.url === "/metrics" && req.method === "GET") {
       renderMetrics(metrics).then(
@@ -53,4 +56,23 @@ export async function startServer(
     server.listen(port, () => resolve());
   });
   return server;
+}
+
+/** `tondex_api_memo_requests_total{outcome}`: memoizable requests answered from memory, shared or computed. */
+function countMemo(metrics: Metrics, stats: () => ResponseMemoStats): void {
+  const reported = { hit: 0, shared: 0, miss: 0 };
+  new Counter({
+    name: "tondex_api_memo_requests_total",
+    help: "Requests to memoizable routes: hit (answered from memory), shared (waited for an identical one), miss (computed)",
+    labelNames: ["outcome"] as const,
+    registers: [metrics.registry],
+    collect() {
+      const now = stats();
+      const current = { hit: now.hits, shared: now.shared, miss: now.misses };
+      for (const outcome of ["hit", "shared", "miss"] as const) {
+        this.inc({ outcome }, current[outcome] - reported[outcome]);
+        reported[outcome] = current[outcome];
+      }
+    },
+  });
 }

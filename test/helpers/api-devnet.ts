@@ -137,6 +137,8 @@ export async function startApiDevnet(options: {
     // "Now" is the devnet's: the transaction lookup windows are relative to it.
     clock: () => (devnet.world.chain.utime + 1) * 1000,
     logger: silentLogger,
+    // As `tondex start` serves it: repeated quotes from the memo until the next committed batch.
+    responseMemo: { version: pipeline.dataVersion, ttlMs: 1000 },
   });
   const blocks: DevnetBlock[] = [];
   const truth: TruthRecord[] = [];

@@ -4,7 +4,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createApp } from "../../../api/app.ts";
+import { apiListener } from "../../../api/app.ts";
 import type { ApiDeps } from "../../../api/deps.ts";
 import { friendly } from "../../../api/mappers/common.ts";
 import type { OperationRecord } from "../../../api/read-model.ts";
@@ -128,7 +128,8 @@ export function testDeps(overrides: Partial<ApiDeps> = {}): ApiDeps {
 export type RunningApi = { baseURL: string; server: Server; close: () => Promise<void> };
 
 export async function startApi(deps: ApiDeps = testDeps()): Promise<RunningApi> {
-  const server = createServer(createApp(deps).callback());
+  // As a server mounts it: behind the response memo when `deps.responseMemo` is set.
+  const server = createServer(apiListener(deps).listener);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
