@@ -10,7 +10,8 @@
  *    store writes of `tondex start`) into a fresh embedded store, until `done`. A recording store keeps
  *    every insert call (table + rows, by reference) on the way through.
  * 3. Raw insert: the same insert calls, in the same order and batches, into a second database of the same
- *    chdb engine (one engine path per process), nothing else. Its rate is quoted as tx/s of the input.
+ *    chdb engine (one engine path per process), nothing else: one `store.insert` after another on this
+ *    thread (serialisation included). Its rate is quoted as tx/s of the input.
  * Each measurement is the best of `rounds` runs on a truncated database, so a busy machine skews it less.
  * BATCH_MAX_RECORDS, WINDOW_BLOCKS, ... are read from the environment like `tondex start` does, and the
  * process-wide speedups of a composition root are on (`useNativeSha256`, `useTonCoreSpeedups`).
@@ -83,13 +84,21 @@ function memorySource(blocks: readonly SourceBlock[], chainState: ChainState): S
   };
 }
 
-/** `store` with every insert call kept in `log` (rows by reference: the copy costs nothing). */
+/**
+ * `store` with every insert kept in `log` (rows by reference: the copy costs nothing), one entry per
+ * table insert, whether it came alone (`insert`) or in a sequence (`insertAll`, as the writer sends a
+ * batch; entries without rows are no insert and are not logged).
+ */
 function recording(store: Store, log: Insert[]): Store {
   return {
     ...store,
     async insert(table, rows) {
-      log.push({ table, rows });
+      if (rows.length > 0) log.push({ table, rows });
       await store.insert(table, rows);
+    },
+    async insertAll(inserts) {
+      for (const i of inserts) if (i.rows.length > 0) log.push({ table: i.table, rows: i.rows });
+      await store.insertAll(inserts);
     },
   };
 }

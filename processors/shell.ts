@@ -3,8 +3,9 @@
  * with ONE insert per table plus the cursor, refresh the hot cache, and only then let the batch be
  * committed. The core never sees the bus, the store or the clock; the shell never decodes anything.
  *
- * Two drivers share `handleBatch`:
- * - `batchHandler(shell)` for `bus.consume(...)`, where the bus commits when the handler resolves;
+ * Two drivers share `prepareBatch` (core) and `sinkBatch` (store, cache, metrics):
+ * - `batchHandler(shell)` for `bus.consume(...)`, a staged handler: the bus commits when the sink resolves,
+ *   and prepares the next batch meanwhile;
  * - `runProcessor({ batches, commit, ... })` for any async iterable of batches with an explicit commit.
  */
 import type { Batch } from "../infra/bus/types.ts";
@@ -65,12 +66,28 @@ export function latestStatePerPool(rows: readonly PoolStateRow[]): Map<string, P
   return latest;
 }
 
-/** Core → write (retrying retryable failures) → cache → metrics. Throws if the write finally fails. */
-export async function handleBatch<B>(shell: ProcessorShell<B>, batch: B): Promise<void> {
-  const { logger, metrics } = shell.ctx;
-  const endTimer = metrics.batchSeconds.startTimer();
+/** A batch through the core: its rows, and its cursor as the core saw it right after the batch. */
+export type PreparedBatch = {
+  readonly rows: FactRows;
+  readonly position: CursorPosition;
+  readonly endTimer: () => void;
+};
+
+/** The core's half of a batch. Cores run one batch at a time, in order (they keep state between them). */
+export async function prepareBatch<B>(shell: ProcessorShell<B>, batch: B): Promise<PreparedBatch> {
+  const endTimer = shell.ctx.metrics.batchSeconds.startTimer();
   const rows = await shell.core(batch);
-  const position = shell.position(batch);
+  return { rows, position: shell.position(batch), endTimer };
+}
+
+/** Write (retrying retryable failures) → cache → metrics. Throws if the write finally fails. */
+export async function sinkBatch<B>(
+  shell: ProcessorShell<B>,
+  batch: B,
+  prepared: PreparedBatch,
+): Promise<void> {
+  const { logger, metrics } = shell.ctx;
+  const { rows, position } = prepared;
   await retry(() => shell.write(rows, position), {
     ...(shell.retry ?? RETRY_DEFAULTS),
     onRetry(error, attempt, delayMs) {
@@ -88,7 +105,12 @@ export async function handleBatch<B>(shell: ProcessorShell<B>, batch: B): Promis
   }
   for (const u of rows.unknown_messages ?? []) metrics.countUnknown(u.kind, u.reason);
   metrics.setProcessed(position.partition_id, position.mc_seqno);
-  endTimer();
+  prepared.endTimer();
+}
+
+/** Core → write → cache → metrics, one batch. Throws if the write finally fails. */
+export async function handleBatch<B>(shell: ProcessorShell<B>, batch: B): Promise<void> {
+  await sinkBatch(shell, batch, await prepareBatch(shell, batch));
 }
 
 /** The cache is an optimisation over the store: a failure is logged and counted, never fatal. */
@@ -107,9 +129,20 @@ async function cachePoolStates(
   }
 }
 
-/** For `bus.consume(topic, group, batchHandler(shell), options)`: the bus commits when it resolves. */
-export function batchHandler<B>(shell: ProcessorShell<B>): (batch: B) => Promise<void> {
-  return (batch) => handleBatch(shell, batch);
+/**
+ * For `bus.consume(topic, group, batchHandler(shell), options)`, as a staged handler: the bus runs the
+ * core on the next batch while the store takes this one (chdb inserts on its own threads), and commits a
+ * batch once its facts and cursor are stored, in order. The position is taken right after the batch's
+ * own core step, so the cursor stored with a batch never runs ahead of the facts stored with it.
+ */
+export function batchHandler<B>(shell: ProcessorShell<B>): {
+  prepare(batch: B): Promise<PreparedBatch>;
+  sink(batch: B, prepared: PreparedBatch): Promise<void>;
+} {
+  return {
+    prepare: (batch) => prepareBatch(shell, batch),
+    sink: (batch, prepared) => sinkBatch(shell, batch, prepared),
+  };
 }
 
 export type RunProcessorOptions<B> = ProcessorShell<B> & {

@@ -13,7 +13,7 @@ import type { RawMessage } from "../../schemas/raw-transaction.ts";
 import type { DecodedBatch, DecodedMessage } from "./decode.ts";
 import { childTx } from "./decode.ts";
 import { KNOWN_PTON_WALLETS, PTON_V2_MASTER } from "./known.ts";
-import { type ClassifyMemo, memoised } from "./memo.ts";
+import { type ClassifyMemo, memoised, WALLET_DATA_ENTRIES } from "./memo.ts";
 import type { Asset } from "./types.ts";
 import { raw } from "./util.ts";
 
@@ -52,6 +52,28 @@ function walletDataCandidates(m: RawMessage): WalletData[] {
   } catch {
     return [];
   }
+}
+
+/** `walletDataCandidates`, answered from the memo's content cache when the same pair was read before. */
+function walletDataOnce(m: RawMessage, memo: ClassifyMemo | undefined): readonly WalletData[] {
+  if (memo === undefined || m.init_boc === undefined || m.destination === null)
+    return walletDataCandidates(m);
+  const cache = memo.walletDataByContent;
+  const known = cache.byWallet.get(m.destination)?.get(m.init_boc);
+  if (known !== undefined) return known;
+  const data = walletDataCandidates(m);
+  if (cache.pairs >= WALLET_DATA_ENTRIES) {
+    cache.byWallet.clear();
+    cache.pairs = 0;
+  }
+  let boc = cache.byWallet.get(m.destination);
+  if (boc === undefined) {
+    boc = new Map();
+    cache.byWallet.set(m.destination, boc);
+  }
+  boc.set(m.init_boc, data);
+  cache.pairs++;
+  return data;
 }
 
 /** Owners the trace itself names for the wallet `m` is sent to. */
@@ -120,7 +142,7 @@ export function resolveAssets(
   for (const m of batch.messages.values()) {
     if (m.body.kind !== "jetton.internal_transfer" || !m.raw.destination) continue;
     const owners = expectedOwners(batch, m);
-    const data = memoised(memo?.walletData, m.raw, walletDataCandidates).find(
+    const data = memoised(memo?.walletData, m.raw, (raw) => walletDataOnce(raw, memo)).find(
       (d) => d.master !== null && ((d.owner !== null && owners.has(d.owner)) || d.master === m.raw.source),
     );
     if (data?.master) direct.push([m.raw.destination, data.master]);

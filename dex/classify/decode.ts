@@ -82,13 +82,14 @@ export function decodeBatch(graph: TxGraph, memo?: ClassifyMemo): DecodedBatch {
     messages.set(raw.hash, decoded);
     return decoded;
   };
-  const txs = graph.nodes.map(
-    (node): DecodedTx => ({
-      ...node,
-      in: node.tx.in_msg ? decodeOnce(node.tx.in_msg) : null,
-      outs: node.tx.out_msgs.map(decodeOnce),
-    }),
-  );
+  // Plain loops and one object literal per node: this runs for every transaction of every window step.
+  const txs = new Array<DecodedTx>(graph.nodes.length);
+  for (let i = 0; i < graph.nodes.length; i++) {
+    const { tx, lt, ok } = graph.nodes[i] as TxNode;
+    const outs = new Array<DecodedMessage>(tx.out_msgs.length);
+    for (let j = 0; j < outs.length; j++) outs[j] = decodeOnce(tx.out_msgs[j] as RawMessage);
+    txs[i] = { tx, lt, ok, in: tx.in_msg ? decodeOnce(tx.in_msg) : null, outs };
+  }
   const byTx = new Map(txs.map((t) => [t.tx.hash, t]));
   const byAccount = new Map<string, DecodedTx[]>();
   for (const t of txs) {

@@ -7,11 +7,12 @@
  * keeps the transaction that holds it, and a different object with the same hash is decoded afresh. The
  * cached values are never mutated by the classifier, so sharing them between calls changes no output.
  */
-import { Cell } from "@ton/core";
+import type { Cell } from "@ton/core";
 import type { RawMessage } from "../../schemas/raw-transaction.ts";
 import { type DecodedPayload, decodeForwardPayload } from "../codecs/index.ts";
 import type { WalletData } from "./assets.ts";
 import type { DecodedMessage } from "./decode.ts";
+import { cellFromBase64 } from "./fast-boc.ts";
 
 /** A message body parsed from its base64 BOC, or why it does not deserialize. */
 export type BodyCell =
@@ -25,17 +26,36 @@ export type ClassifyMemo = {
   readonly decoded: WeakMap<RawMessage, DecodedMessage>;
   /** The jetton-wallet data candidates read from the message's StateInit. */
   readonly walletData: WeakMap<RawMessage, readonly WalletData[]>;
+  /**
+   * The same by content, destination → StateInit BOC → candidates (all they depend on): a jetton wallet
+   * receives its StateInit with every internal_transfer, so the same pair comes back message after
+   * message, and checking it hashes the wallet's whole code. Keyed by the records' own strings (no
+   * copies); bounded: emptied when it holds WALLET_DATA_ENTRIES pairs.
+   */
+  readonly walletDataByContent: {
+    pairs: number;
+    readonly byWallet: Map<string, Map<string, readonly WalletData[]>>;
+  };
   /** Nested `dex_payload` cells of decoded bodies (v2 swap, provide_lp), decoded on their own. */
   readonly payloads: WeakMap<Cell, DecodedPayload>;
 };
 
+/** Distinct (wallet, StateInit) pairs kept: about 1-2 kB of BOC each, so at most some 20 MB. */
+export const WALLET_DATA_ENTRIES = 10_000;
+
 export function createClassifyMemo(): ClassifyMemo {
-  return { cells: new WeakMap(), decoded: new WeakMap(), walletData: new WeakMap(), payloads: new WeakMap() };
+  return {
+    cells: new WeakMap(),
+    decoded: new WeakMap(),
+    walletData: new WeakMap(),
+    walletDataByContent: { pairs: 0, byWallet: new Map() },
+    payloads: new WeakMap(),
+  };
 }
 
 function parseBody(raw: RawMessage): BodyCell {
   try {
-    return { ok: true, cell: Cell.fromBase64(raw.body_boc) };
+    return { ok: true, cell: cellFromBase64(raw.body_boc) };
   } catch (error) {
     return { ok: false, error };
   }

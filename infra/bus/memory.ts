@@ -8,13 +8,24 @@
  * - A group has at most one consumer; it handles all partitions, `concurrency` of them at a time. After
  *   a failure or stop, the next `consume` of the group resumes at the committed offsets, so uncommitted
  *   batches are delivered again.
+ * - A staged handler (./types.ts) prepares a partition's next batch while the previous one sinks: at most
+ *   one sink runs ahead per partition, and sinks, commits and failures stay in batch order.
  * - Values are passed through the topic's codec (encode on produce, decode on delivery) by default, so a
  *   consumer sees what Kafka would deliver, never an object shared with the producer.
  */
 import { isRetryable, NonRetryableError } from "../errors.ts";
 import { sleep } from "../retry.ts";
 import { partitionOf } from "./partition.ts";
-import type { Batch, BatchHandler, Bus, BusRecord, ConsumeOptions, Consumer, Topic } from "./types.ts";
+import type {
+  Batch,
+  BatchHandler,
+  Bus,
+  BusRecord,
+  ConsumeOptions,
+  Consumer,
+  StagedBatchHandler,
+  Topic,
+} from "./types.ts";
 
 export type MemoryBusOptions = {
   /** Partitions per topic (Kafka: the topic's partition count). */
@@ -102,10 +113,10 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
     for (const log of t.logs) log.data.notify();
   }
 
-  function consume<V>(
+  function consume<V, P>(
     topic: Topic<V>,
     groupName: string,
-    handler: BatchHandler<V>,
+    handler: BatchHandler<V> | StagedBatchHandler<V, P>,
     opts: ConsumeOptions,
   ): Consumer {
     if (closed) throw new NonRetryableError("bus closed");
@@ -122,6 +133,11 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
     t.groups.set(groupName, group);
     const g = group;
     g.active = true;
+    // A plain handler is a `prepare` with nothing to sink: the next batch waits for its commit.
+    const staged: StagedBatchHandler<V, unknown> =
+      typeof handler === "function" ? { prepare: handler, sink: async () => {} } : handler;
+    /** Sinks a partition may still be running when its next batch is prepared. */
+    const ahead = typeof handler === "function" ? 0 : 1;
 
     let stopped = false;
     let failure: { error: unknown } | null = null;
@@ -134,30 +150,48 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
 
     const decode = (e: Entry): V => (roundTrip ? topic.codec.decode(e.value as string) : (e.value as V));
 
-    const deliver = async (p: number, log: PartitionLog): Promise<void> => {
-      const from = g.committed[p] as number;
-      const to = Math.min(log.end, from + opts.maxBatch);
-      const batch: Batch<V> = {
-        topic: topic.name,
+    const batchOf = (p: number, log: PartitionLog, from: number, to: number): Batch<V> => ({
+      topic: topic.name,
+      partition: p,
+      records: log.entries.slice(from - log.start, to - log.start).map((e, i) => ({
+        key: e.key,
+        value: decode(e),
         partition: p,
-        records: log.entries.slice(from - log.start, to - log.start).map((e, i) => ({
-          key: e.key,
-          value: decode(e),
-          partition: p,
-          offset: BigInt(from + i),
-        })),
-        nextOffset: BigInt(to),
-      };
-      await handler(batch);
-      g.committed[p] = to;
-      trim(t, p);
-    };
+        offset: BigInt(from + i),
+      })),
+      nextOffset: BigInt(to),
+    });
 
     const runPartition = async (p: number): Promise<void> => {
       const log = t.logs[p] as PartitionLog;
       let attempts = 0;
+      /** Where the next batch starts: past the batches prepared so far (committed or still sinking). */
+      let delivered = g.committed[p] as number;
+      /** Sinks not finished yet, oldest first; each commits its batch when it resolves. */
+      const sinking: Promise<void>[] = [];
+      let sinkFailure: { error: unknown } | null = null;
+      const settled = () => Promise.all(sinking.map((s) => s.catch(() => {})));
+      const fail = async (error: unknown): Promise<void> => {
+        await settled();
+        sinkFailure = null;
+        delivered = g.committed[p] as number;
+        attempts++;
+        if (!isRetryable(error) || attempts > (opts.retries ?? 0)) {
+          failure ??= { error };
+          stopped = true;
+          wakeAll();
+        } else {
+          await sleep(opts.retryDelayMs ?? 0);
+        }
+      };
       while (!stopped) {
-        const available = () => log.end - (g.committed[p] as number);
+        while (sinking.length > ahead && sinkFailure === null) await Promise.race(sinking).catch(() => {});
+        if (stopped) break;
+        if (sinkFailure !== null) {
+          await fail((sinkFailure as { error: unknown }).error);
+          continue;
+        }
+        const available = () => log.end - delivered;
         if (available() === 0) {
           await log.data.wait();
           continue;
@@ -176,23 +210,39 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
         while (slots === 0 && !stopped) await slotFreed.wait();
         if (stopped) break;
         slots--;
+        const from = delivered;
+        const to = Math.min(log.end, from + opts.maxBatch);
+        let prepared: unknown;
         try {
-          await deliver(p, log);
-          attempts = 0;
+          const batch = batchOf(p, log, from, to);
+          prepared = await staged.prepare(batch);
+          delivered = to;
+          const previous = sinking.at(-1);
+          const sink = (async () => {
+            if (previous !== undefined) await previous; // a failed predecessor fails this one unsunk
+            await staged.sink(batch, prepared);
+            g.committed[p] = to;
+            trim(t, p);
+            attempts = 0;
+          })();
+          sinking.push(sink);
+          sink.then(
+            () => void sinking.splice(sinking.indexOf(sink), 1),
+            (error: unknown) => {
+              sinking.splice(sinking.indexOf(sink), 1);
+              sinkFailure ??= { error };
+              wakeAll();
+            },
+          );
         } catch (error) {
-          attempts++;
-          if (!isRetryable(error) || attempts > (opts.retries ?? 0)) {
-            failure ??= { error };
-            stopped = true;
-            wakeAll();
-          } else {
-            await sleep(opts.retryDelayMs ?? 0);
-          }
+          await fail(error);
         } finally {
           slots++;
           slotFreed.notify();
         }
       }
+      await settled();
+      if (sinkFailure !== null) failure ??= sinkFailure;
     };
 
     const done = Promise.all(t.logs.map((_, p) => runPartition(p))).then(() => {

@@ -7,7 +7,7 @@
  * - `produce` awaits when the bus cannot take more (back-pressure), and resolves once the records are
  *   accepted.
  * - `consume` hands batches of one partition to the handler; the batch's offsets are committed only
- *   after the handler resolves. A batch whose handler failed is delivered again: after a retry delay for
+ *   after the handler resolves (a staged handler: after its `sink` resolves). A batch whose handler failed is delivered again: after a retry delay for
  *   a retryable error, or to the next consumer of the group once this one has stopped.
  */
 
@@ -37,11 +37,26 @@ export type ConsumeOptions = {
   /** Re-deliveries of a failed batch when the error is retryable (infra/errors.ts). Default 0. */
   readonly retries?: number;
   readonly retryDelayMs?: number;
-  /** Partitions whose handlers may run at the same time (each partition stays in order). Default 1. */
+  /**
+   * Partitions whose handlers may run at the same time (each partition stays in order). Default 1. For a
+   * staged handler it bounds the `prepare` steps; a partition's `sink` runs beside them.
+   */
   readonly concurrency?: number;
 };
 
 export type BatchHandler<V> = (batch: Batch<V>) => Promise<void>;
+
+/**
+ * A handler in two steps, so the slow acknowledgement of one batch overlaps the work on the next:
+ * `prepare` runs batches one at a time, in order (it may keep state between them); `sink` of a batch
+ * starts once its `prepare` and the previous batch's `sink` have finished, and the batch is committed
+ * when its `sink` resolves. While batch N sinks, batch N + 1 of the same partition may be prepared; its
+ * `sink` never runs if an earlier one failed. Nothing is committed that was not sunk, in order.
+ */
+export type StagedBatchHandler<V, P = unknown> = {
+  prepare(batch: Batch<V>): Promise<P>;
+  sink(batch: Batch<V>, prepared: P): Promise<void>;
+};
 
 export type Consumer = {
   /** Stops fetching; resolves once the batches in flight have finished (and committed, if they succeeded). */
@@ -55,7 +70,12 @@ export type Consumer = {
 
 export interface Bus {
   produce<V>(topic: Topic<V>, records: readonly BusRecord<V>[]): Promise<void>;
-  consume<V>(topic: Topic<V>, group: string, handler: BatchHandler<V>, options: ConsumeOptions): Consumer;
+  consume<V, P>(
+    topic: Topic<V>,
+    group: string,
+    handler: BatchHandler<V> | StagedBatchHandler<V, P>,
+    options: ConsumeOptions,
+  ): Consumer;
   /** Stops every consumer and refuses further produces; blocked producers are rejected. */
   close(): Promise<void>;
 }

@@ -6,6 +6,8 @@
  *
  * Every call sends STORE_SETTINGS, so results look the same on every engine version; callers get rows
  * validated by their zod schema, and every failure classified retryable or not (./errors.ts).
+ * `insertAll` (a processed batch: its fact tables, then the cursor) is written by a worker thread on the
+ * embedded engine (./insert-worker.ts), so the processor works on the next batch meanwhile.
  */
 import { resolve } from "node:path";
 import {
@@ -21,6 +23,13 @@ import { NonRetryableError } from "../errors.ts";
 import { stringifyJson } from "../json.ts";
 import { redactUrl } from "../redact.ts";
 import { classifyStoreError } from "./errors.ts";
+import {
+  InsertFailed,
+  InsertThreadGone,
+  type InsertWorker,
+  startInsertWorker,
+  type ThreadInsert,
+} from "./insert-worker.ts";
 import { jsonEachRow } from "./row-json.ts";
 
 /** The oldest server with everything the schema uses (UInt256, query parameters, modern settings). */
@@ -66,9 +75,17 @@ export type Store = {
   command(sql: string, params?: QueryParams): Promise<void>;
   /** One INSERT of all `rows` (JSONEachRow; bigints become decimal strings). */
   insert(table: string, rows: readonly object[]): Promise<void>;
+  /**
+   * `insert` of each entry (entries without rows are skipped), one after another, stopping at the first
+   * failure: the entries after it are not written. The embedded engine writes them from a worker thread
+   * (./insert-worker.ts), so the JS thread can work meanwhile.
+   */
+  insertAll(inserts: readonly TableRows[]): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 };
+
+export type TableRows = { readonly table: string; readonly rows: readonly object[] };
 
 type Version = { major: number; minor: number };
 
@@ -105,7 +122,16 @@ const QUIET = { level: ClickHouseLogLevel.OFF };
 type ClientConnection = NonNullable<Parameters<typeof createClient>[0]>["connection"];
 
 type RawInsert = (table: string, rows: readonly object[]) => Promise<void>;
-type EmbeddedHandle = { client: ClickHouseClient; rawInsert: RawInsert; version: string };
+/** Writes the inserts in order; a failure of entry i is thrown as InsertFailed(i, error). */
+type RawInsertAll = (inserts: readonly TableRows[]) => Promise<void>;
+type EmbeddedHandle = {
+  client: ClickHouseClient;
+  rawInsert: RawInsert;
+  rawInsertAll: RawInsertAll;
+  /** Ends the insert thread (after its queued inserts), if it was started. */
+  closeInserts: () => Promise<void>;
+  version: string;
+};
 /** Set as soon as an open starts, so two concurrent opens of one path share one engine too. */
 let embedded: { path: string; handle: Promise<EmbeddedHandle>; opens: number } | null = null;
 
@@ -174,7 +200,65 @@ async function startEmbedded(path: string): Promise<EmbeddedHandle> {
     const values = jsonEachRow(rows);
     await connection.chdb.rawInsert({ table, values, format: "JSONEachRow", settings: INSERT_SETTINGS });
   };
-  return { client, rawInsert, version };
+  // Started on the first insertAll; null once it could not run (then this thread writes, as before).
+  let worker: InsertWorker | null | undefined;
+  const rawInsertAll: RawInsertAll = async (inserts) => {
+    if (worker === undefined) {
+      try {
+        worker = startInsertWorker(path, INSERT_SETTINGS);
+      } catch {
+        worker = null;
+      }
+    }
+    if (worker !== null) {
+      const thread = worker;
+      try {
+        try {
+          return await thread.run(inserts.map(forThread));
+        } catch (error) {
+          if (!(error instanceof Error && error.name === "DataCloneError")) throw error;
+          // A value structured clone refuses (postMessage throws before sending): encode it all here.
+          return await thread.run(inserts.map((i) => ({ table: i.table, values: jsonEachRow(i.rows) })));
+        }
+      } catch (error) {
+        if (!(error instanceof InsertThreadGone)) throw error;
+        // Whatever the thread wrote of this request is written again below: inserts are idempotent.
+        worker = null;
+      }
+    }
+    await sequentially(inserts, ({ table, rows }) => rawInsert(table, rows));
+  };
+  const closeInserts = async () => {
+    const w = worker;
+    worker = null;
+    await w?.close();
+  };
+  return { client, rawInsert, rawInsertAll, closeInserts, version };
+}
+
+/**
+ * Plain rows go to the insert thread as they are (it encodes them); rows a structured clone would change
+ * (another prototype, whose toJSON or getters JSON.stringify would use) are encoded here.
+ */
+function forThread(insert: TableRows): ThreadInsert {
+  for (const row of insert.rows) {
+    const proto = Object.getPrototypeOf(row);
+    if (proto !== Object.prototype && proto !== null) {
+      return { table: insert.table, values: jsonEachRow(insert.rows) };
+    }
+  }
+  return { table: insert.table, rows: insert.rows };
+}
+
+/** `write` for each entry in order; a failure of entry i is thrown as InsertFailed(i, error). */
+async function sequentially<T>(inserts: readonly T[], write: (i: T) => Promise<unknown>): Promise<void> {
+  for (const [index, i] of inserts.entries()) {
+    try {
+      await write(i);
+    } catch (error) {
+      throw new InsertFailed(index, error instanceof Error ? error : new Error(String(error)));
+    }
+  }
 }
 
 async function openServer(
@@ -199,13 +283,14 @@ async function openServer(
 
 export async function openStore(options: StoreOptions): Promise<Store> {
   if (options.clickhouseUrl === null) {
-    const { client, rawInsert, version } = await openEmbedded(options.dataDir);
+    const { client, rawInsert, rawInsertAll, closeInserts, version } = await openEmbedded(options.dataDir);
     let closed = false;
-    return wrap(client, "embedded", version, rawInsert, async () => {
+    return wrap(client, "embedded", version, rawInsert, rawInsertAll, async () => {
       if (closed) return;
       closed = true;
       if (embedded === null || --embedded.opens > 0) return;
       embedded = null;
+      await closeInserts();
       await client.close();
     });
   }
@@ -213,7 +298,8 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   const insert: RawInsert = async (table, rows) => {
     await client.insert({ table, values: rows, format: "JSONEachRow", clickhouse_settings: STORE_SETTINGS });
   };
-  return wrap(client, "server", version, insert, () => client.close());
+  const insertAll: RawInsertAll = (inserts) => sequentially(inserts, (i) => insert(i.table, i.rows));
+  return wrap(client, "server", version, insert, insertAll, () => client.close());
 }
 
 function wrap(
@@ -221,6 +307,7 @@ function wrap(
   kind: Store["kind"],
   version: string,
   insertRows: RawInsert,
+  insertAllRows: RawInsertAll,
   close: () => Promise<void>,
 ): Store {
   const settings = STORE_SETTINGS;
@@ -262,6 +349,17 @@ function wrap(
         await insertRows(table, rows);
       } catch (error) {
         throw classifyStoreError(error, "insert", { table });
+      }
+    },
+    async insertAll(inserts) {
+      const nonEmpty = inserts.filter((i) => i.rows.length > 0);
+      if (nonEmpty.length === 0) return;
+      try {
+        await insertAllRows(nonEmpty);
+      } catch (error) {
+        const failed = error instanceof InsertFailed ? error : null;
+        const table = failed === null ? undefined : nonEmpty[failed.index]?.table;
+        throw classifyStoreError(failed?.error ?? error, "insert", table === undefined ? {} : { table });
       }
     },
     async ping() {

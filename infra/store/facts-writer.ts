@@ -11,7 +11,7 @@ import {
   type FactRows,
   type FactTableName,
 } from "../../schemas/facts.ts";
-import type { Store } from "./client.ts";
+import type { Store, TableRows } from "./client.ts";
 
 export type { CursorRow };
 /** Where a batch leaves its partition; the writer stamps `written_at`. */
@@ -33,16 +33,19 @@ export async function writeBatch(
   options: { now?: () => number } = {},
 ): Promise<WriteResult> {
   const counts: Partial<Record<FactTableName, number>> = {};
+  const inserts: TableRows[] = [];
   let total = 0;
   for (const name of Object.keys(FACT_TABLES) as FactTableName[]) {
     const tableRows = rows[name];
     if (tableRows === undefined || tableRows.length === 0) continue;
-    await store.insert(name, tableRows);
+    inserts.push({ table: name, rows: tableRows });
     counts[name] = tableRows.length;
     total += tableRows.length;
   }
   const writtenAt = Math.floor((options.now ?? Date.now)() / 1000);
-  await store.insert(cursor.name, [{ ...position, written_at: writtenAt }]);
+  inserts.push({ table: cursor.name, rows: [{ ...position, written_at: writtenAt }] });
+  // In order, stopping at the first failure: the cursor is written only after every fact.
+  await store.insertAll(inserts);
   return { rows: counts, total };
 }
 

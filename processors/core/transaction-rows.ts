@@ -90,6 +90,12 @@ export function transactionsRows(txs: readonly RawTransaction[]): {
   transactions: TransactionRow[];
   messages: MessageRow[];
 } {
-  const rows = txs.map(transactionRows);
-  return { transactions: rows.map((r) => r.transaction), messages: rows.flatMap((r) => r.messages) };
+  const transactions: TransactionRow[] = [];
+  const messages: MessageRow[] = [];
+  for (const tx of txs) {
+    const rows = transactionRows(tx);
+    transactions.push(rows.transaction);
+    for (const m of rows.messages) messages.push(m);
+  }
+  return { transactions, messages };
 }

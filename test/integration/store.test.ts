@@ -253,6 +253,46 @@ test.serial("a row that does not fit its table is a non-retryable error naming t
   t.regex(error?.message ?? "", /^ClickHouse insert into blocks failed/);
 });
 
+test.serial("insertAll writes in order from the insert thread and stops at the first failure", async (t) => {
+  const { store } = t.context;
+  const block = SAMPLE.blocks?.[0];
+  if (block === undefined) throw new Error("sample has a block");
+  const before = await countFacts(store, "blocks");
+  const failure = await t.throwsAsync(
+    store.insertAll([
+      { table: "blocks", rows: [{ ...block, mc_seqno: 90_001 }] },
+      { table: "swaps", rows: [] },
+      { table: "blocks", rows: [{ ...block, mc_seqno: 90_002, unexpected: 1 }] },
+      { table: cursor.name, rows: [{ ...position(90_003), written_at: UTIME }] },
+    ]),
+  );
+  t.false(isRetryable(failure));
+  t.regex(
+    failure?.message ?? "",
+    /^ClickHouse insert into blocks failed/,
+    "the failing entry's table is named",
+  );
+  t.is(await countFacts(store, "blocks"), before + 1n, "the entry before the failure was written");
+  const cursorAfter = (await readCursor(store, "test")).partitions.find((p) => p.partition_id === 0);
+  t.not(cursorAfter?.mc_seqno, 90_003, "the cursor after the failure was not written");
+  // Rows cross to the thread by structured clone; a row with another prototype is encoded here instead.
+  class Block {
+    constructor(readonly mc_seqno: number) {}
+    toJSON() {
+      return { ...block, mc_seqno: this.mc_seqno };
+    }
+  }
+  await store.insertAll([
+    { table: "blocks", rows: [{ ...block, mc_seqno: 90_004 }] },
+    { table: "blocks", rows: [new Block(90_005)] },
+  ]);
+  const written = await selectFacts(store, "blocks", { orderBy: ["mc_seqno"] });
+  t.deepEqual(
+    written.filter((b) => b.mc_seqno > 90_000).map((b) => b.mc_seqno),
+    [90_001, 90_004, 90_005],
+  );
+});
+
 test.serial("throughput: one 100k-row swaps insert", async (t) => {
   const { store } = t.context;
   const rows = Array.from({ length: 100_000 }, (_, i) => swapRow(1_000_000 + i));

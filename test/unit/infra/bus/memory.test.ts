@@ -277,3 +277,135 @@ test("concurrency runs partitions side by side, each still in order", async (t) 
   t.deepEqual(got, { a: [1, 3, 5], d: [2, 4, 6] });
   await bus.close();
 });
+
+test("a staged handler prepares the next batch while the previous one sinks; sinks and commits stay in order", async (t) => {
+  const bus = createMemoryBus({ partitions: 1 });
+  await bus.produce(
+    topic,
+    [1, 2, 3, 4, 5, 6].map((n) => rec("k", n)),
+  );
+  const events: string[] = [];
+  const releases: (() => void)[] = [];
+  const first = (b: Batch<Value>) => b.records[0]!.value.n;
+  const c = bus.consume(
+    topic,
+    "g",
+    {
+      async prepare(b) {
+        events.push(`prepare ${first(b)}`);
+        return first(b) * 10;
+      },
+      async sink(b, prepared) {
+        t.is(prepared, first(b) * 10, "sink gets what prepare returned");
+        events.push(`sink ${first(b)}`);
+        await new Promise<void>((r) => releases.push(r));
+        events.push(`sunk ${first(b)}`);
+      },
+    },
+    { maxBatch: 2, maxWaitMs: 0 },
+  );
+  await until(() => events.includes("prepare 3"));
+  await tick();
+  // Batch 3 is prepared while batch 1 still sinks, and no further: one sink ahead at most.
+  t.deepEqual(events, ["prepare 1", "sink 1", "prepare 3"]);
+  releases.shift()!();
+  await until(() => events.includes("sink 3"));
+  await until(() => events.includes("prepare 5"));
+  releases.shift()!();
+  await until(() => events.includes("sink 5"));
+  releases.shift()!();
+  await until(() => events.includes("sunk 5"));
+  await c.stop();
+  await c.done;
+  t.deepEqual(events, [
+    "prepare 1",
+    "sink 1",
+    "prepare 3",
+    "sunk 1",
+    "sink 3",
+    "prepare 5",
+    "sunk 3",
+    "sink 5",
+    "sunk 5",
+  ]);
+  // Everything was committed: a new consumer of the group gets only new records.
+  await bus.produce(topic, [rec("k", 7)]);
+  const again: number[] = [];
+  const c2 = bus.consume(topic, "g", async (b) => void again.push(...b.records.map((r) => r.value.n)), {
+    maxBatch: 10,
+    maxWaitMs: 0,
+  });
+  await until(() => again.length > 0);
+  await c2.stop();
+  t.deepEqual(again, [7]);
+  await bus.close();
+});
+
+test("a failed sink: the batch prepared behind it is never sunk, and neither is committed", async (t) => {
+  const bus = createMemoryBus({ partitions: 1 });
+  await bus.produce(
+    topic,
+    [1, 2, 3, 4].map((n) => rec("k", n)),
+  );
+  const sunk: number[] = [];
+  const prepared: number[] = [];
+  let fail: (e: Error) => void = () => {};
+  const c = bus.consume(
+    topic,
+    "g",
+    {
+      async prepare(b) {
+        prepared.push(b.records[0]!.value.n);
+      },
+      async sink(b) {
+        if (b.records[0]!.value.n === 1) await new Promise<void>((_, reject) => (fail = reject));
+        sunk.push(b.records[0]!.value.n);
+      },
+    },
+    { maxBatch: 2, maxWaitMs: 0 },
+  );
+  await until(() => prepared.length === 2);
+  fail(new NonRetryableError("store down"));
+  await t.throwsAsync(c.done, { message: "store down" });
+  t.deepEqual(prepared, [1, 3]);
+  t.deepEqual(sunk, [], "batch 3 was prepared but not sunk after batch 1 failed");
+  const again: number[] = [];
+  const c2 = bus.consume(topic, "g", async (b) => void again.push(...b.records.map((r) => r.value.n)), {
+    maxBatch: 10,
+    maxWaitMs: 0,
+  });
+  await until(() => again.length === 4);
+  await c2.stop();
+  t.deepEqual(again, [1, 2, 3, 4], "nothing was committed");
+  await bus.close();
+});
+
+test("a retryable sink failure re-delivers from the last commit, in order", async (t) => {
+  const bus = createMemoryBus({ partitions: 1 });
+  await bus.produce(
+    topic,
+    [1, 2, 3, 4].map((n) => rec("k", n)),
+  );
+  const sunk: number[] = [];
+  let failures = 0;
+  const c = bus.consume(
+    topic,
+    "g",
+    {
+      async prepare(b) {
+        return b.records.map((r) => r.value.n);
+      },
+      async sink(_b, ns: number[]) {
+        if (ns[0] === 3 && failures++ === 0) throw new RetryableError("blip");
+        sunk.push(...ns);
+      },
+    },
+    { maxBatch: 2, maxWaitMs: 0, retries: 1, retryDelayMs: 0 },
+  );
+  await until(() => sunk.length === 4);
+  await c.stop();
+  await c.done;
+  t.deepEqual(sunk, [1, 2, 3, 4]);
+  t.is(failures, 2);
+  await bus.close();
+});

@@ -31,3 +31,22 @@ test("rowJson does not change the row", (t) => {
   rowJson(row);
   t.deepEqual(row, { lt: 7n, list: ["a"] });
 });
+
+test("rowJson ignores inherited keys as JSON.stringify does", (t) => {
+  const row = Object.create({ inherited: 5n, other: "x" }) as Record<string, unknown>;
+  row.own = 1n;
+  row.name = "y";
+  t.is(rowJson(row), stringifyJson(row));
+});
+
+test("jsonEachRow: batches past its first buffer, multi-byte text, empty input", (t) => {
+  const big = Array.from({ length: 3000 }, (_, i) => ({
+    lt: BigInt(i) * 10n ** 20n,
+    text: "ä💧\u2028€".repeat(i % 17),
+    body: "A".repeat(i % 300),
+    list: ["é", String(i)],
+  }));
+  t.is(jsonEachRow(big).toString("utf8"), big.map((r) => stringifyJson(r)).join("\n"));
+  t.is(jsonEachRow([]).length, 0);
+  t.is(jsonEachRow([{ a: 1 }]).toString("utf8"), '{"a":1}');
+});
