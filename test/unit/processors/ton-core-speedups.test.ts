@@ -15,6 +15,7 @@ import {
   fastWriteBits,
   useTonCoreSpeedups,
 } from "../../../processors/ton-core-speedups.ts";
+import { int, prng } from "../../helpers/prng.ts";
 import { listTraceFiles, loadTrace } from "../../helpers/traces.ts";
 
 const require = createRequire(import.meta.url);
@@ -36,17 +37,6 @@ const originalLoadUint = readerMethods.loadUint;
 const originalPreloadUintNumber = readerMethods.preloadUint;
 const originalWriteBits = BitBuilder.prototype.writeBits as unknown as WriteBits;
 
-/** Deterministic PRNG (mulberry32), so a failure reproduces. */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const int = (r: () => number, n: number) => Math.floor(r() * n);
 const bytes = (r: () => number, n: number) => Buffer.from(Array.from({ length: n }, () => int(r, 256)));
 
 /** A random bit string, at a random bit offset into its buffer. */

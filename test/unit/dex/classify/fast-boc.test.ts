@@ -8,19 +8,8 @@ import { BitString, beginCell, Cell } from "@ton/core";
 import test from "ava";
 import { cellFromBase64 } from "../../../../dex/classify/fast-boc.ts";
 import { runDevnet } from "../../../helpers/devnet-run.ts";
+import { int, prng } from "../../../helpers/prng.ts";
 import { listTraceFiles, loadTrace } from "../../../helpers/traces.ts";
-
-/** Deterministic PRNG (mulberry32), so a failure reproduces. */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const int = (r: () => number, n: number) => Math.floor(r() * n);
 
 /** Everything observable of a cell tree, computed through its public methods. */
 function shape(cell: Cell): unknown {
