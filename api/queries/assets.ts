@@ -16,8 +16,8 @@ export const ASSET_SORT_FIELDS = [
   "symbol",
   "decimals",
 ] as const;
-const HAS_BALANCE = "asset:wallet_has_balance";
-const HAS_LIQUIDITY = "asset:wallet_has_liquidity_in_pool";
+export const HAS_BALANCE = "asset:wallet_has_balance";
+export const HAS_LIQUIDITY = "asset:wallet_has_liquidity_in_pool";
 
 /** Stored tags plus the flag tags the booleans imply (a store may keep only one of the two). */
 export function assetTags(a: AssetRecord): Set<string> {

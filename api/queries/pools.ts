@@ -9,8 +9,10 @@ import { toRawAddress } from "../../schemas/api/wire.ts";
 import type { ApiDeps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import type { LpPositionRecord, PoolRecord, RawAddress } from "../read-model.ts";
-import { assetTags } from "./assets.ts";
+import { assetTags, HAS_BALANCE, HAS_LIQUIDITY } from "./assets.ts";
+import { walletBalances } from "./balances.ts";
 import { type Candidate, checkSortFields, compileCondition, select } from "./catalog.ts";
+import { mentions } from "./condition.ts";
 import { currentState, findPool } from "./pool-state.ts";
 import { poolAllowed } from "./reference.ts";
 
@@ -43,16 +45,53 @@ const num = (s: string | undefined): number | undefined => (s === undefined ? un
 /**
  * Pools whose assets satisfy the condition: a tag holds for a pool when either of its assets has it; the
  * bare tag `deprecated` holds for a deprecated pool. Names are the assets' symbols and display names.
+ * With `wallet_address` (as on the asset catalogue, api.md §5.3): the wallet tags are available — an
+ * asset has `asset:wallet_has_balance` when the wallet holds some of it (read from the chain, only when
+ * the condition names the tag) and `asset:wallet_has_liquidity_in_pool` when the wallet holds LP tokens of
+ * a pool trading it — and each pool where the wallet has a position carries it, as on the wallet's pools.
  */
-export async function queryPools(deps: ApiDeps, q: CatalogQueryInput): Promise<PoolRecord[]> {
+export async function queryPools(deps: ApiDeps, q: CatalogQueryInput): Promise<PoolView[]> {
   checkSortFields(q.sortBy, POOL_SORT_FIELDS);
   const condition = compileCondition(q.condition);
-  const [pools, assets] = await Promise.all([listPools(deps, q.dexV2), deps.data.listAssets()]);
+  const wallet = q.wallet;
+  const [pools, assets, positions] = await Promise.all([
+    listPools(deps, q.dexV2),
+    deps.data.listAssets(),
+    wallet === undefined ? [] : deps.data.getWalletLpPositions(wallet),
+  ]);
   const byAddress = new Map(assets.map((a) => [a.address, a]));
+  const positionOf = new Map(positions.map((p) => [p.pool, p]));
+  const walletTags = new Map<RawAddress, Set<string>>();
+  const tag = (asset: RawAddress, name: string) => {
+    const tags = walletTags.get(asset) ?? new Set<string>();
+    tags.add(name);
+    walletTags.set(asset, tags);
+  };
+  if (wallet !== undefined && condition !== undefined) {
+    if (mentions(condition, HAS_LIQUIDITY)) {
+      const allPools = new Map((await deps.data.listPools()).map((p) => [p.address, p]));
+      for (const position of positions) {
+        const pool = allPools.get(position.pool);
+        if (pool === undefined || position.lpBalance <= 0n) continue;
+        tag(pool.token0, HAS_LIQUIDITY);
+        tag(pool.token1, HAS_LIQUIDITY);
+      }
+    }
+    if (mentions(condition, HAS_BALANCE)) {
+      const traded = [...new Set(pools.flatMap((p) => [p.token0, p.token1]))].flatMap((a) => {
+        const asset = byAddress.get(a);
+        return asset === undefined ? [] : [asset];
+      });
+      for (const [asset, b] of await walletBalances(deps.chain, traded, wallet)) {
+        if ((b.balance ?? 0n) > 0n) tag(asset, HAS_BALANCE);
+      }
+    }
+  }
   const unconditional = new Set(q.unconditional);
   const candidates = pools.map((p): Candidate<PoolRecord> => {
     const pair = [byAddress.get(p.token0), byAddress.get(p.token1)];
     const tags = new Set(pair.flatMap((a) => (a ? [...assetTags(a)] : [])));
+    for (const a of [p.token0, p.token1]) for (const t of walletTags.get(a) ?? []) tags.add(t);
     if (p.deprecated) tags.add("deprecated");
     return {
       item: p,
@@ -68,7 +107,14 @@ export async function queryPools(deps: ApiDeps, q: CatalogQueryInput): Promise<P
       unconditional: unconditional.has(p.token0) || unconditional.has(p.token1),
     };
   });
-  return select(candidates, q, condition);
+  return Promise.all(
+    select(candidates, q, condition).map(async (pool): Promise<PoolView> => {
+      const position = positionOf.get(pool.address);
+      return wallet === undefined || position === undefined
+        ? { pool }
+        : { pool, position: await withChainAddresses(deps, position, wallet) };
+    }),
+  );
 }
 
 export async function walletPools(deps: ApiDeps, wallet: RawAddress, dexV2?: boolean): Promise<PoolView[]> {

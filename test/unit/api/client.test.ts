@@ -5,10 +5,12 @@
  */
 import { StonApiClient } from "@ston-fi/api";
 import anyTest, { type TestFn } from "ava";
+import type { RawAddress } from "../../../api/read-model.ts";
 import { jettonWalletOf, WALLET_USDT_BALANCE } from "./fixture-chain.ts";
 import {
   P_CPI,
   P_V1,
+  POOLS,
   R_CPI,
   R_V1,
   ROUTERS,
@@ -112,6 +114,31 @@ test("pools: list, one, by market, query", async (t) => {
   );
   // A text term matches symbols as substrings: "STON" also finds tsTON's pool.
   t.is((await client.queryPools({ condition: "asset:popular", searchTerms: ["STON"] })).length, 2);
+});
+
+test("pools query with a wallet: wallet tags of the pools' assets, the wallet's position on its pools", async (t) => {
+  const { client } = t.context;
+  const trading = (assets: RawAddress[]) =>
+    POOLS.filter((p) => assets.includes(p.token0) || assets.includes(p.token1))
+      .map((p) => f(p.address))
+      .sort();
+  // The wallet holds LP tokens of P_CPI only: its two assets carry asset:wallet_has_liquidity_in_pool.
+  const liquidity = await client.queryPools({
+    condition: "asset:wallet_has_liquidity_in_pool",
+    walletAddress: w,
+  });
+  t.deepEqual(liquidity.map((p) => p.address).sort(), trading([P_CPI.token0, P_CPI.token1]));
+  t.deepEqual(
+    liquidity.filter((p) => p.lpBalance !== undefined).map((p) => [p.address, p.lpBalance]),
+    [[f(P_CPI.address), "1000000"]],
+  );
+  // The wallet holds TON and USDT (fake chain balances).
+  const balance = await client.queryPools({ condition: "asset:wallet_has_balance", walletAddress: w });
+  t.deepEqual(balance.map((p) => p.address).sort(), trading([TON, USDT]));
+  // Without a wallet the wallet tags hold for nothing, and no pool carries a position.
+  t.deepEqual(await client.queryPools({ condition: "asset:wallet_has_liquidity_in_pool" }), []);
+  const plain = await client.queryPools({ condition: "asset:popular" });
+  t.true(plain.length > 0 && plain.every((p) => p.lpBalance === undefined));
 });
 
 test("simulations: swap, reverse swap, liquidity (Initial, Balanced, Arbitrary)", async (t) => {
