@@ -8,6 +8,7 @@
 import {
   type AnyCell,
   bitsOf,
+  chainSize,
   dataOf,
   descriptor1,
   descriptor2,
@@ -166,6 +167,9 @@ function write(root: AnyCell): number {
  * `StorageUsed` of a message) on this module's hash table instead of a fresh Set per call.
  */
 export function distinctCells(root: AnyCell): { cells: number; bits: number } {
+  // Most messages and bodies are chains (one ref per cell at most): counted without a walk.
+  const chain = chainSize(root);
+  if (chain !== null) return { cells: chain.chainCells, bits: chain.chainBits };
   try {
     visit(root);
     let bits = 0;

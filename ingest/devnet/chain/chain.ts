@@ -66,7 +66,8 @@ export type ChainOptions = {
 
 type Pending = { message: Message; dest: Address; orderLt: bigint; seq: number };
 
-const max = (...xs: bigint[]): bigint => xs.reduce((a, b) => (b > a ? b : a));
+/** The larger of two lts (two arguments, no rest array per call: this runs per transaction). */
+const max = (a: bigint, b: bigint): bigint => (b > a ? b : a);
 
 export class Chain {
   readonly registry: CodeRegistry;
@@ -190,7 +191,7 @@ export class Chain {
     const { message, dest } = pending;
     const key = rawKey(dest);
     const createdLt = message.info.type === "internal" ? message.info.createdLt : 0n;
-    const lt = max(startLt, this.#endLt.get(key) ?? 0n, createdLt + 1n);
+    const lt = max(max(startLt, this.#endLt.get(key) ?? 0n), createdLt + 1n);
     const account = this.#accounts.get(key);
     const result = execute({ account, address: dest, message, lt, now, registry: this.registry });
     if (result === null) {

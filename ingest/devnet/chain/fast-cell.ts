@@ -15,6 +15,18 @@ import { BitString, Cell } from "@ton/core";
 
 export class FastCell {
   #hash: Buffer | undefined;
+  /** The @ton/core Cell `toTonCell` made from this cell (kept here rather than in a WeakMap). */
+  ton: Cell | undefined = undefined;
+  /** This cell's BOC in base64, once ./record.ts wrote it (a body forwarded unchanged is written once). */
+  boc64: string | undefined = undefined;
+  /**
+   * When every cell of this tree has at most one ref (a chain), its cell count, else -1; 0 = not known yet.
+   * A chain's cells are all distinct (a cell cannot contain a content-equal cell: depths strictly fall), so
+   * this is its distinct-cell count. See `chainSize`.
+   */
+  chainCells = 0;
+  /** The total bits of the chain counted in `chainCells`. */
+  chainBits = 0;
   constructor(
     /** ceil(bits / 8) bytes, the completion tag set when `bits` is not a multiple of 8. */
     readonly data: Uint8Array,
@@ -119,6 +131,26 @@ export function descriptor1(c: AnyCell): number {
 /** d2: ceil(bits / 8) + floor(bits / 8). */
 export const descriptor2 = (bits: number): number => ((bits + 7) >> 3) + (bits >> 3);
 
+/**
+ * The FastCell standing for `c` with `chainCells`/`chainBits` worked out (memoised per FastCell), or null
+ * when `c`'s tree is not a chain (some cell has two refs or more, or is exotic): then only a walk with a
+ * set of hashes counts its distinct cells.
+ */
+export function chainSize(c: AnyCell): FastCell | null {
+  const fast = c instanceof FastCell ? c : fastOf(c);
+  if (fast === null) return null;
+  if (fast.chainCells === 0) {
+    const refs = fast.refs;
+    const below = refs.length === 0 ? null : refs.length === 1 ? chainSize(refs[0]!) : undefined;
+    if (below === undefined || (refs.length === 1 && below === null)) fast.chainCells = -1;
+    else {
+      fast.chainCells = 1 + (below?.chainCells ?? 0);
+      fast.chainBits = fast.bits + (below?.chainBits ?? 0);
+    }
+  }
+  return fast.chainCells > 0 ? fast : null;
+}
+
 /** Distinct cells and bits of a cell tree, as TON counts message sizes (`StorageUsed`). */
 export function treeSize(root: AnyCell): { cells: bigint; bits: bigint } {
   const seen = new Set<string>();
@@ -136,8 +168,6 @@ export function treeSize(root: AnyCell): { cells: bigint; bits: bigint } {
   return { cells: BigInt(seen.size), bits: BigInt(bits) };
 }
 
-const tonCells = new WeakMap<FastCell, Cell>();
-
 /**
  * The same cell as a @ton/core `Cell`, for code that parses it or hands it to @ton/core (message bodies,
  * StateInit data, get-method stacks). Built straight from the bits, without @ton/core's Builder (whose
@@ -145,7 +175,7 @@ const tonCells = new WeakMap<FastCell, Cell>();
  */
 export function toTonCell(c: AnyCell): Cell {
   if (!(c instanceof FastCell)) return c;
-  let cell = tonCells.get(c);
+  let cell = c.ton;
   if (cell === undefined) {
     const bytes = Buffer.from(c.data);
     if (c.bits & 7) bytes[bytes.length - 1]! &= ~(0x80 >> (c.bits & 7)); // drop the completion tag
@@ -158,7 +188,7 @@ export function toTonCell(c: AnyCell): Cell {
     } finally {
       known = null;
     }
-    tonCells.set(c, cell);
+    c.ton = cell;
     fastOfTon.set(cell, c);
   }
   return cell;
@@ -198,6 +228,8 @@ export function useKnownHashes(): boolean {
   if (typeof original !== "function" || typeof LevelMask !== "function" || typeof ordinary !== "number") {
     return false;
   }
+  // One level mask for every converted cell: LevelMask objects are immutable (the Cell freezes its mask).
+  const LEVEL_0 = new LevelMask(0);
   wonders.wonderCalculator = (type, bits, refs) => {
     const k = known;
     known = null;
@@ -212,7 +244,7 @@ export function useKnownHashes(): boolean {
     }
     const h = k.hash;
     const d = k.depth;
-    return { mask: new LevelMask(0), hashes: [h, h, h, h], depths: [d, d, d, d] };
+    return { mask: LEVEL_0, hashes: [h, h, h, h], depths: [d, d, d, d] };
   };
   knownHashes = true;
   return true;

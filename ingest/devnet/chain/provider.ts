@@ -15,7 +15,6 @@ import {
   TupleReader,
 } from "@ton/core";
 import type { Chain, GetMethodResult } from "./chain.ts";
-import { keyOf } from "./fast-cell.ts";
 import { addressKey } from "./memo.ts";
 import { DevnetError } from "./types.ts";
 
@@ -79,7 +78,7 @@ const walletAddresses = new WeakMap<Chain, Map<string, GetMethodResult>>();
 
 function runCached(chain: Chain, address: Address, name: string, args: TupleItem[]): GetMethodResult {
   const arg = args[0];
-  if (name !== "get_wallet_address" || args.length !== 1 || arg?.type !== "slice") {
+  if (name !== "get_wallet_address" || args.length !== 1 || arg?.type !== "slice" || arg.cell.level() !== 0) {
     return chain.runGetMethod(address, name, args);
   }
   let cache = walletAddresses.get(chain);
@@ -87,7 +86,8 @@ function runCached(chain: Chain, address: Address, name: string, args: TupleItem
     cache = new Map();
     walletAddresses.set(chain, cache);
   }
-  const key = addressKey(address) + keyOf(arg.cell);
+  // The argument cell's own hash (level 0, checked above): no FastCell made for it.
+  const key = addressKey(address) + arg.cell.hash(0).toString("latin1");
   let result = cache.get(key);
   if (result === undefined) {
     result = chain.runGetMethod(address, name, args);

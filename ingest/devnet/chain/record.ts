@@ -8,7 +8,7 @@ import { rawAddressOf } from "../../../schemas/from-ton-core.ts";
 import { RAW_TX_VERSION, type RawMessage, type RawTransaction } from "../../../schemas/raw-transaction.ts";
 import { toBocBase64 } from "./boc.ts";
 import type { Executed } from "./execute.ts";
-import { type AnyCell, bitsOf, dataOf } from "./fast-cell.ts";
+import { type AnyCell, bitsOf, dataOf, FastCell, fastOf } from "./fast-cell.ts";
 import { messageCell } from "./messages.ts";
 import { stateInitCell } from "./tlb.ts";
 
@@ -17,16 +17,33 @@ export type BlockIds = { mc_seqno: number; shard: string; block_seqno: number };
 /** One record per Message object: the same message is the sender's out_msg and the receiver's in_msg. */
 const records = new WeakMap<Message, RawMessage>();
 
-/** Base64 BOC per (immutable) cell: a body forwarded unchanged (echoes, bounces of bodies) is written once. */
-const bocs = new WeakMap<AnyCell, string>();
+/**
+ * Base64 BOC per (immutable) cell, kept on the FastCell that is or stands for it (./fast-cell.ts `fastOf`):
+ * a body forwarded unchanged (echoes, bounces of bodies) is written once. Exotic cells have no FastCell.
+ */
+const exoticBocs = new WeakMap<AnyCell, string>();
 
 function boc(cell: AnyCell): string {
-  let b64 = bocs.get(cell);
+  const fast = cell instanceof FastCell ? cell : fastOf(cell);
+  if (fast !== null) {
+    fast.boc64 ??= toBocBase64(fast);
+    return fast.boc64;
+  }
+  let b64 = exoticBocs.get(cell);
   if (b64 === undefined) {
     b64 = toBocBase64(cell);
-    bocs.set(cell, b64);
+    exoticBocs.set(cell, b64);
   }
   return b64;
+}
+
+/** Scratch for `hexOfKey`. */
+const KEY_BYTES = Buffer.alloc(32);
+
+/** A FastCell's hash as hex, from its latin1 key (`cell.hash.toString("hex")` without a Buffer per call). */
+function hexOfKey(key: string): string {
+  KEY_BYTES.write(key, 0, 32, "latin1");
+  return KEY_BYTES.toString("hex");
 }
 
 /** `rawAddressOf` per Address object: the same few hundred addresses appear in every block. */
@@ -55,7 +72,7 @@ export function rawMessage(message: Message): RawMessage {
   // Built field by field, in the wire order (hash, opcode, body_boc, [init_boc], source, ...), without the
   // intermediate objects of spreads: this runs for every message.
   const r: Record<string, unknown> = {
-    hash: messageCell(message).hash.toString("hex"),
+    hash: hexOfKey(messageCell(message).key),
     opcode: opcodeOf(body),
     body_boc: boc(body),
   };
@@ -105,6 +122,7 @@ export function rawTransaction(tx: Executed, block: BlockIds): RawTransaction {
     action: actionPhase ? { success: actionPhase.success, result_code: actionPhase.resultCode } : null,
     in_msg: rawMessage(tx.inMessage),
     out_msgs: tx.outMessages.map(rawMessage),
-    boc: boc(tx.cell),
+    // A transaction cell is never serialised twice: no cache entry for it.
+    boc: toBocBase64(tx.cell),
   };
 }

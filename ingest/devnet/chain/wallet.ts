@@ -6,6 +6,7 @@
  * (https://github.com/ton-blockchain/wallet-contract/blob/main/func/wallet-v3-code.fc).
  */
 import { type Address, beginCell, Cell, loadMessageRelaxed, type StateInit } from "@ton/core";
+import { readCell } from "./cell-reader.ts";
 import { type Begin, beginFast, CellWriter } from "./cell-writer.ts";
 import { type FastCell, toTonCell } from "./fast-cell.ts";
 import { type CodeRegistry, markerCode } from "./registry.ts";
@@ -32,7 +33,7 @@ export const walletHandler: ContractHandler<WalletState> = {
   // Top-ups and bounces are accepted silently.
   receiveInternal: (state) => ({ exitCode: 0, outMessages: [], state }),
   receiveExternal(state, msg, ctx) {
-    const s = msg.body.beginParse();
+    const s = readCell(msg.body);
     const seqno = s.loadUint(32);
     const validUntil = s.loadUint(32);
     if (seqno !== state.seqno) throw new ContractThrow(WALLET_BAD_SEQNO);

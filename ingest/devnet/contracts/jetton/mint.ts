@@ -11,6 +11,7 @@
  */
 import { type Address, beginCell, type Cell, type Slice } from "@ton/core";
 import { decodeJettonInternalTransfer, type JettonInternalTransfer } from "../../../../dex/codecs/index.ts";
+import { readCell } from "../../chain/cell-reader.ts";
 import { encodeJettonInternalTransfer } from "../encode.ts";
 
 export const JETTON_MINT_OP = 0x642b7d07;
@@ -68,6 +69,6 @@ export function decodeJettonMint(s: Slice): JettonMint {
     to,
     tonAmount,
     masterMsg,
-    transfer: decodeJettonInternalTransfer(masterMsg.beginParse()),
+    transfer: decodeJettonInternalTransfer(readCell(masterMsg)),
   };
 }

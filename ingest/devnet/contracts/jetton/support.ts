@@ -3,6 +3,7 @@
  * parsing that turns codec failures into TVM-style throws, and get-method stack items.
  */
 import type { Address, Cell, Slice, TupleItem } from "@ton/core";
+import { readCell } from "../../chain/cell-reader.ts";
 import { addressSliceCell } from "../../chain/memo.ts";
 import { ContractThrow, DevnetError, type HandlerResult, type OutgoingMessage } from "../../chain/types.ts";
 
@@ -39,7 +40,7 @@ export const BOUNCE_PREFIX = 0xffffffff;
 
 /** The op of a body, or null for an empty body (a plain top-up, accepted by every contract here). */
 export function opOf(body: Cell): number | null {
-  const s = body.beginParse();
+  const s = readCell(body);
   if (s.remainingBits === 0 && s.remainingRefs === 0) return null;
   if (s.remainingBits < 32) throw new ContractThrow(JETTON_EXIT.cellUnderflow);
   return s.preloadUint(32);
@@ -52,7 +53,7 @@ export function parseBody<T>(
   code: number = JETTON_EXIT.cellUnderflow,
 ): T {
   try {
-    return decode(body.beginParse());
+    return decode(readCell(body));
   } catch (error) {
     if (error instanceof ContractThrow) throw error;
     throw new ContractThrow(code, error instanceof Error ? error.message : String(error));
@@ -89,7 +90,7 @@ export function addressArg(args: readonly TupleItem[]): Address {
   const arg = args[0];
   if (arg === undefined || (arg.type !== "slice" && arg.type !== "cell")) throw new ContractThrow(7);
   try {
-    return arg.cell.beginParse().loadAddress();
+    return readCell(arg.cell).loadAddress();
   } catch {
     throw new ContractThrow(JETTON_EXIT.cellUnderflow);
   }

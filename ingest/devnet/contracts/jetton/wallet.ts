@@ -17,6 +17,7 @@ import {
   JETTON_OP,
   type JettonInternalTransfer,
 } from "../../../../dex/codecs/index.ts";
+import { readCell } from "../../chain/cell-reader.ts";
 import { beginFast } from "../../chain/cell-writer.ts";
 import { COMPUTE_FEE, FORWARD_FEE } from "../../chain/fees.ts";
 import {
@@ -154,7 +155,7 @@ function burn(state: JettonWalletState, msg: InboundInternal): Result {
 
 /** A bounce carries `0xffffffff ++ op query_id amount…`: give the amount back (reference `on_bounce`). */
 function bounced(state: JettonWalletState, body: Cell): Result {
-  const s: Slice = body.beginParse();
+  const s: Slice = readCell(body);
   try {
     if (s.loadUint(32) !== BOUNCE_PREFIX) throw new ContractThrow(JETTON_EXIT.notEnoughTon);
     const op = s.loadUint(32);

@@ -17,6 +17,7 @@ import {
   type JettonTransfer,
   PTON_V1_OP,
 } from "../../../../dex/codecs/index.ts";
+import { readCell } from "../../chain/cell-reader.ts";
 import { beginFast } from "../../chain/cell-writer.ts";
 import { COMPUTE_FEE, FORWARD_FEE } from "../../chain/fees.ts";
 import {
@@ -79,7 +80,7 @@ function tonOut(state: PtonWalletState, msg: InboundInternal): Result {
 
 /** Reads `0xffffffff ++ transfer_notification query_id amount` from a bounce; null for anything else. */
 function bouncedAmount(msg: InboundInternal): bigint | null {
-  const s = msg.body.beginParse();
+  const s = readCell(msg.body);
   try {
     if (s.loadUint(32) !== BOUNCE_PREFIX || s.loadUint(32) !== JETTON_OP.transfer_notification) return null;
     s.skip(64);

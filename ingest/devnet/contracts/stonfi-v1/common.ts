@@ -5,6 +5,7 @@
  */
 import { type Address, Cell, type TupleItem } from "@ton/core";
 import type { StonfiV1PayTo } from "../../../../dex/codecs/index.ts";
+import { readCell } from "../../chain/cell-reader.ts";
 import { COMPUTE_FEE, GAS_PRICE } from "../../chain/fees.ts";
 import { addressSliceCell } from "../../chain/memo.ts";
 import type { TruthEvent, TruthType, TruthValue } from "../../chain/truth.ts";
@@ -137,7 +138,7 @@ export function addressArg(args: readonly TupleItem[], i: number): Address {
   const item = args[i];
   if (item?.type !== "slice") return fail(V1_THROW.typeCheck, `argument ${i} is not a slice`);
   try {
-    return item.cell.beginParse().loadAddress();
+    return readCell(item.cell).loadAddress();
   } catch {
     return fail(V1_THROW.cellUnderflow, `argument ${i} is not a std address`);
   }

@@ -11,6 +11,7 @@ import {
   type JettonInternalTransfer,
   type JettonTransfer,
 } from "../../../../dex/codecs/index.ts";
+import { readCell } from "../../chain/cell-reader.ts";
 import { beginFast } from "../../chain/cell-writer.ts";
 import { FORWARD_FEE } from "../../chain/fees.ts";
 import { contractAddressOf } from "../../chain/memo.ts";
@@ -143,7 +144,7 @@ function burnTokens(state: V1LpWalletState, msg: InboundInternal, b: JettonBurn)
  * `0xffffffff` + the first 256 bits of the original (op, query_id, amount), too short for the codecs.
  */
 function onBounce(state: V1LpWalletState, msg: InboundInternal): Result {
-  const s = msg.body.beginParse();
+  const s = readCell(msg.body);
   s.skip(32);
   const op = s.loadUint(32);
   if (op !== JETTON_OP.internal_transfer && op !== JETTON_OP.burn_notification) fail(LP_WALLET_THROW.gas);

@@ -15,6 +15,7 @@ import {
   type StonfiV1SwapPayload,
 } from "../../../../dex/codecs/index.ts";
 import { STONFI_EXIT_CODE } from "../../../../dex/exit-codes.ts";
+import { readCell } from "../../chain/cell-reader.ts";
 import { beginFast } from "../../chain/cell-writer.ts";
 import { FORWARD_FEE } from "../../chain/fees.ts";
 import { contractAddressOf } from "../../chain/memo.ts";
@@ -71,7 +72,7 @@ function payloadCell(n: Notification): Cell {
 /** `op:uint32 token_wallet1:MsgAddress`, the part every payload op shares, read before any check. */
 function payloadHead(cell: Cell): { op: number; tokenWallet1: Address | null } {
   try {
-    const s = cell.beginParse();
+    const s = readCell(cell);
     return { op: s.loadUint(32), tokenWallet1: s.loadMaybeAddress() };
   } catch {
     return fail(V1_THROW.cellUnderflow, "payload too short");

@@ -12,6 +12,7 @@ import {
   decodeStonfiV2RefundMe,
   STONFI_V2_OP,
 } from "../../../../dex/codecs/index.ts";
+import { preloadOp, readCell } from "../../chain/cell-reader.ts";
 import { beginFast } from "../../chain/cell-writer.ts";
 import { COMPUTE_FEE, FORWARD_FEE } from "../../chain/fees.ts";
 import {
@@ -43,7 +44,7 @@ const emptied = (s: V2LpAccountState): V2LpAccountState => ({
 
 function onAddLiquidity(state: V2LpAccountState, msg: InboundInternal): Result {
   if (!msg.source.equals(state.pool)) throw new ContractThrow(V2_ERROR.invalid_caller);
-  const b = parseOr9(() => decodeStonfiV2AddLiquidity(msg.body.beginParse()));
+  const b = parseOr9(() => decodeStonfiV2AddLiquidity(readCell(msg.body)));
   const a0 = state.amount0 + b.newAmount0;
   const a1 = state.amount1 + b.newAmount1;
   const mint = b.minLpOut > 0n && (b.bothPositive ? a0 > 0n && a1 > 0n : a0 + a1 > 0n);
@@ -69,7 +70,7 @@ function onAddLiquidity(state: V2LpAccountState, msg: InboundInternal): Result {
 
 function onRefundMe(state: V2LpAccountState, msg: InboundInternal): Result {
   if (!msg.source.equals(state.user)) throw new ContractThrow(V2_ERROR.invalid_caller);
-  const b = parseOr9(() => decodeStonfiV2RefundMe(msg.body.beginParse()));
+  const b = parseOr9(() => decodeStonfiV2RefundMe(readCell(msg.body)));
   if (state.amount0 === 0n && state.amount1 === 0n) throw new ContractThrow(V2_ERROR.no_liquidity);
   if (msg.value <= REFUND_ME_MIN) throw new ContractThrow(V2_ERROR.insufficient_gas);
   const body = encodeStonfiV2CbRefundMe({
@@ -86,7 +87,7 @@ function onRefundMe(state: V2LpAccountState, msg: InboundInternal): Result {
 
 function onDirectAdd(state: V2LpAccountState, msg: InboundInternal): Result {
   if (!msg.source.equals(state.user)) throw new ContractThrow(V2_ERROR.invalid_caller);
-  const b = parseOr9(() => decodeStonfiV2DirectAddLiquidity(msg.body.beginParse()));
+  const b = parseOr9(() => decodeStonfiV2DirectAddLiquidity(readCell(msg.body)));
   if (msg.value <= DIRECT_ADD_MIN) throw new ContractThrow(V2_ERROR.insufficient_gas);
   if (![b.toUser, b.refundAddress, b.excessAddress].every(isStdWc0))
     throw new ContractThrow(V2_ERROR.wrong_address);
@@ -135,7 +136,7 @@ function receiveInternal(state: V2LpAccountState, msg: InboundInternal, ctx: Exe
   if (state.destroyed && msg.init === undefined) throw new ContractThrow(ACCOUNT_GONE);
   const live = state.destroyed ? { ...state, destroyed: false } : state;
   if (msg.body.bits.length < 32) throw new ContractThrow(V2_ERROR.empty_not_allowed);
-  const handler = HANDLERS[msg.body.beginParse().preloadUint(32)];
+  const handler = HANDLERS[preloadOp(msg.body)];
   if (handler === undefined) throw new ContractThrow(V2_ERROR.wrong_op);
   return handler(live, msg, ctx);
 }

@@ -12,6 +12,7 @@ import {
   JETTON_OP,
   STONFI_V2_OP,
 } from "../../../../dex/codecs/index.ts";
+import { preloadOp, readCell } from "../../chain/cell-reader.ts";
 import { beginFast } from "../../chain/cell-writer.ts";
 import { COMPUTE_FEE, FORWARD_FEE } from "../../chain/fees.ts";
 import { contractAddressOf } from "../../chain/memo.ts";
@@ -36,7 +37,7 @@ import { lpWalletDataCellWith, type V2LpWalletState, v2LpWalletAddress, v2LpWall
 type Result = HandlerResult<V2LpWalletState>;
 
 function onInternalTransfer(state: V2LpWalletState, msg: InboundInternal): Result {
-  const b = parseOr9(() => decodeJettonInternalTransfer(msg.body.beginParse()));
+  const b = parseOr9(() => decodeJettonInternalTransfer(readCell(msg.body)));
   const fromWallet = b.from ? v2LpWalletAddress(b.from, state.pool) : null;
   if (!msg.source.equals(state.pool) && !(fromWallet && msg.source.equals(fromWallet))) {
     throw new ContractThrow(E.wrong_sender_or_gas);
@@ -72,7 +73,7 @@ function requireOwner(state: V2LpWalletState, msg: InboundInternal): void {
 
 function onTransfer(state: V2LpWalletState, msg: InboundInternal): Result {
   requireOwner(state, msg);
-  const b = parseOr9(() => decodeJettonTransfer(msg.body.beginParse()));
+  const b = parseOr9(() => decodeJettonTransfer(readCell(msg.body)));
   if (b.amount > state.balance) throw new ContractThrow(E.insufficient_balance);
   if (b.forwardPayload === null) throw new ContractThrow(E.no_forward_payload);
   const destination: Address | null = b.destination;
@@ -95,7 +96,7 @@ function onTransfer(state: V2LpWalletState, msg: InboundInternal): Result {
 
 function onBurn(state: V2LpWalletState, msg: InboundInternal): Result {
   requireOwner(state, msg);
-  const b = parseOr9(() => decodeJettonBurn(msg.body.beginParse()));
+  const b = parseOr9(() => decodeJettonBurn(readCell(msg.body)));
   if (b.amount > state.balance) throw new ContractThrow(E.insufficient_balance);
   if (msg.value <= LP_BURN_MIN) throw new ContractThrow(E.wrong_sender_or_gas);
   const body = encodeStonfiV2BurnNotificationExt({
@@ -115,7 +116,7 @@ function onBurn(state: V2LpWalletState, msg: InboundInternal): Result {
 
 /** A bounced `internal_transfer` or `burn_notification_ext` gives the amount back (TEP-74 on_bounce). */
 function onBounce(state: V2LpWalletState, msg: InboundInternal): Result {
-  const s = msg.body.beginParse();
+  const s = readCell(msg.body);
   s.skip(32);
   const op = s.loadUint(32);
   if (op !== JETTON_OP.internal_transfer && op !== STONFI_V2_OP.burn_notification_ext) {
@@ -136,7 +137,7 @@ const HANDLERS: Readonly<Record<number, Handler>> = {
 function receiveInternal(state: V2LpWalletState, msg: InboundInternal, ctx: ExecutionContext): Result {
   if (msg.bounced) return onBounce(state, msg);
   if (msg.body.bits.length < 32) throw new ContractThrow(V2_ERROR.wrong_op);
-  const handler = HANDLERS[msg.body.beginParse().preloadUint(32)];
+  const handler = HANDLERS[preloadOp(msg.body)];
   if (handler === undefined) throw new ContractThrow(V2_ERROR.wrong_op);
   return handler(state, msg, ctx);
 }

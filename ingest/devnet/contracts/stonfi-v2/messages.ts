@@ -4,6 +4,7 @@
  * (pay_to, payout transfer), §3.10 (get-method stacks).
  */
 import { type Address, beginCell, type Cell, type StateInit, type TupleItem } from "@ton/core";
+import { readCell } from "../../chain/cell-reader.ts";
 import { COMPUTE_FEE } from "../../chain/fees.ts";
 import { addressSliceCell } from "../../chain/memo.ts";
 import { ContractThrow, type OutgoingMessage, SendMode } from "../../chain/types.ts";
@@ -127,7 +128,7 @@ export function argAddress(args: TupleItem[], index: number): Address {
   const item = args[index];
   if (item?.type !== "slice" && item?.type !== "cell") throw new ContractThrow(7);
   try {
-    return item.cell.beginParse().loadAddress();
+    return readCell(item.cell).loadAddress();
   } catch {
     throw new ContractThrow(V2_ERROR.cell_underflow);
   }

@@ -11,6 +11,7 @@ import {
   decodeStonfiV2SetRate,
   type PoolParams,
 } from "../../../../dex/codecs/index.ts";
+import { readCell } from "../../chain/cell-reader.ts";
 import { ContractThrow, type HandlerResult, type InboundInternal } from "../../chain/types.ts";
 import { FP_ONE, V2_ERROR } from "./constants.ts";
 import { excesses, parseOr9 } from "./messages.ts";
@@ -25,7 +26,7 @@ function done(state: V2PoolState, to: Address | null, queryId: bigint): Result {
 
 export function poolSetFees(state: V2PoolState, msg: InboundInternal): Result {
   requireSender(msg, state.router);
-  const b = parseOr9(() => decodeStonfiV2InternalSetFees(msg.body.beginParse()));
+  const b = parseOr9(() => decodeStonfiV2InternalSetFees(readCell(msg.body)));
   const next = {
     ...state,
     lpFee: b.lpFee,
@@ -56,13 +57,13 @@ function applyParams(state: V2PoolState, p: PoolParams): V2PoolState {
 
 export function poolSetParams(state: V2PoolState, msg: InboundInternal): Result {
   requireSender(msg, state.router);
-  const b = parseOr9(() => decodeStonfiV2InternalSetParams(msg.body.beginParse()));
+  const b = parseOr9(() => decodeStonfiV2InternalSetParams(readCell(msg.body)));
   return done(applyParams(state, b.params), b.excessesAddress, b.queryId);
 }
 
 export function poolUpdateStatus(state: V2PoolState, msg: InboundInternal): Result {
   requireSender(msg, state.router);
-  const b = parseOr9(() => decodeStonfiV2InternalUpdateStatus(msg.body.beginParse()));
+  const b = parseOr9(() => decodeStonfiV2InternalUpdateStatus(readCell(msg.body)));
   return done({ ...state, isLocked: !state.isLocked }, b.excessesAddress, b.queryId);
 }
 
@@ -71,7 +72,7 @@ export function poolSetRate(state: V2PoolState, msg: InboundInternal): Result {
   if (state.rateSetter === null || !msg.source.equals(state.rateSetter)) {
     throw new ContractThrow(V2_ERROR.invalid_caller);
   }
-  const b = parseOr9(() => decodeStonfiV2SetRate(msg.body.beginParse()));
+  const b = parseOr9(() => decodeStonfiV2SetRate(readCell(msg.body)));
   if (b.newRate <= 0n) throw new ContractThrow(V2_ERROR.invalid_amount);
   return done({ ...state, rate: b.newRate }, msg.source, b.queryId);
 }

@@ -14,6 +14,7 @@ import {
   type StonfiV2ProvideLpPayload,
 } from "../../../../dex/codecs/index.ts";
 import { STONFI_EXIT_CODE } from "../../../../dex/exit-codes.ts";
+import { readCell } from "../../chain/cell-reader.ts";
 import { contractAddressOf } from "../../chain/memo.ts";
 import type { TruthEvent } from "../../chain/truth.ts";
 import type { ExecutionContext, HandlerResult, InboundInternal } from "../../chain/types.ts";
@@ -27,7 +28,7 @@ type Result = HandlerResult<V2PoolState>;
 
 function decodePayload(cell: Cell): StonfiV2ProvideLpPayload | null {
   try {
-    return decodeStonfiV2ProvideLpPayload(cell.beginParse());
+    return decodeStonfiV2ProvideLpPayload(readCell(cell));
   } catch {
     return null;
   }
@@ -71,7 +72,7 @@ function provideRefund(
   const head =
     p ??
     parseOr9(() => {
-      const s = b.dexPayload.beginParse();
+      const s = readCell(b.dexPayload);
       s.skip(32);
       s.loadAddress();
       return { refundAddress: s.loadAddress(), excessesAddress: s.loadAddress() };

@@ -13,6 +13,7 @@ import {
   type StonfiV2Swap,
   type StonfiV2SwapPayload,
 } from "../../../../dex/codecs/index.ts";
+import { readCell } from "../../chain/cell-reader.ts";
 import type { TruthEvent, TruthValue } from "../../chain/truth.ts";
 import {
   ContractThrow,
@@ -41,7 +42,7 @@ type Outcome = { exitCode: number; amountOut: bigint | null; referralFee: bigint
 /** The swap (or cross_swap) payload, closed layout; null when it does not parse (§3.7 step 1). */
 function decodePayload(cell: Cell): Payload | null {
   try {
-    const s = cell.beginParse();
+    const s = readCell(cell);
     return s.preloadUint(32) === STONFI_V2_OP.cross_swap
       ? decodeStonfiV2CrossSwapPayload(s)
       : decodeStonfiV2SwapPayload(s);
@@ -53,7 +54,7 @@ function decodePayload(cell: Cell): Payload | null {
 /** Refund and excesses addresses of a payload that failed to parse (the router already checked them). */
 function payloadHead(cell: Cell): { refund: Address; excesses: Address } {
   return parseOr9(() => {
-    const s = cell.beginParse();
+    const s = readCell(cell);
     s.skip(32);
     s.loadAddress();
     return { refund: s.loadAddress(), excesses: s.loadAddress() };

@@ -13,6 +13,7 @@ import {
   type StonfiV2CbRefundMe,
 } from "../../../../dex/codecs/index.ts";
 import { STONFI_EXIT_CODE } from "../../../../dex/exit-codes.ts";
+import { readCell } from "../../chain/cell-reader.ts";
 import type { TruthEvent } from "../../chain/truth.ts";
 import {
   ContractThrow,
@@ -62,7 +63,7 @@ function payouts(
 /** A burn's custom payload of exactly 2 data bits holds per-side `Maybe ^Cell` payloads (§3.8). */
 function splitPayload(custom: Cell | null): [Cell | null, Cell | null] {
   if (custom === null || custom.bits.length !== 2) return [custom, custom];
-  const s = custom.beginParse();
+  const s = readCell(custom);
   return [s.loadMaybeRef(), s.loadMaybeRef()];
 }
 
@@ -155,7 +156,7 @@ export function poolCollectFees(state: V2PoolState, msg: InboundInternal): Resul
   const to = state.protocolFeeAddress;
   if (to === null || !msg.source.equals(to)) throw new ContractThrow(V2_ERROR.invalid_caller);
   // the SDK's body omits both Maybe bits: that is a cell underflow on chain (exit 9)
-  const b = parseOr9(() => decodeStonfiV2CollectFees(msg.body.beginParse()));
+  const b = parseOr9(() => decodeStonfiV2CollectFees(readCell(msg.body)));
   if (state.collected0 <= 0n || state.collected1 <= 0n) throw new ContractThrow(V2_ERROR.zero_output);
   if (msg.value <= COLLECT_FEES_MIN) throw new ContractThrow(V2_ERROR.insufficient_gas);
   const sides = [

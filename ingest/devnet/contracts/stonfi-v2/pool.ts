@@ -13,6 +13,7 @@ import {
   decodeStonfiV2Swap,
   STONFI_V2_OP,
 } from "../../../../dex/codecs/index.ts";
+import { preloadOp, readCell } from "../../chain/cell-reader.ts";
 import { beginFast } from "../../chain/cell-writer.ts";
 import {
   type ContractHandler,
@@ -44,7 +45,7 @@ const withBody =
       state,
       msg,
       ctx,
-      parseOr9(() => decode(msg.body.beginParse())),
+      parseOr9(() => decode(readCell(msg.body))),
     );
 
 const HANDLERS: Readonly<Record<number, Handler>> = {
@@ -63,7 +64,7 @@ const HANDLERS: Readonly<Record<number, Handler>> = {
 function receiveInternal(state: V2PoolState, msg: InboundInternal, ctx: ExecutionContext): Result {
   if (msg.bounced) return { exitCode: 0, state, outMessages: [] };
   if (msg.body.bits.length < 32) throw new ContractThrow(V2_ERROR.empty_not_allowed);
-  const handler = HANDLERS[msg.body.beginParse().preloadUint(32)];
+  const handler = HANDLERS[preloadOp(msg.body)];
   if (handler === undefined) throw new ContractThrow(V2_ERROR.wrong_op);
   return handler(state, msg, ctx);
 }

@@ -13,6 +13,7 @@ import {
   type PoolParams,
   STONFI_V2_OP,
 } from "../../../../dex/codecs/index.ts";
+import { readCell } from "../../chain/cell-reader.ts";
 import { contractAddressOf } from "../../chain/memo.ts";
 import {
   ContractThrow,
@@ -48,7 +49,7 @@ function toPool(
 }
 
 function setFees(state: V2RouterState, msg: InboundInternal, ctx: ExecutionContext): Result {
-  const b = parseOr9(() => decodeStonfiV2SetFees(msg.body.beginParse()));
+  const b = parseOr9(() => decodeStonfiV2SetFees(readCell(msg.body)));
   if (b.lpFee > MAX_FEE_BPS || b.protocolFee > MAX_FEE_BPS) throw new ContractThrow(V2_ERROR.fee_out_range);
   const body = encodeStonfiV2InternalSetFees({
     kind: "stonfi.v2.internal_set_fees",
@@ -80,7 +81,7 @@ function checkParams(p: PoolParams, w0: Address, w1: Address): void {
 function setParams(state: V2RouterState, msg: InboundInternal, ctx: ExecutionContext): Result {
   // constant_product routers have no set_params; the others parse only their own layout
   if (state.type === "constant_product") throw new ContractThrow(V2_ERROR.wrong_op);
-  const b = parseOr9(() => decodeStonfiV2SetParams(msg.body.beginParse()));
+  const b = parseOr9(() => decodeStonfiV2SetParams(readCell(msg.body)));
   if (b.params.poolType !== state.type) throw new ContractThrow(V2_ERROR.cell_underflow);
   if (b.jettonWallet0 === null || b.jettonWallet1 === null) throw new ContractThrow(V2_ERROR.cell_underflow);
   checkParams(b.params, b.jettonWallet0, b.jettonWallet1);
@@ -94,7 +95,7 @@ function setParams(state: V2RouterState, msg: InboundInternal, ctx: ExecutionCon
 }
 
 function updatePoolStatus(state: V2RouterState, msg: InboundInternal, ctx: ExecutionContext): Result {
-  const b = parseOr9(() => decodeStonfiV2UpdatePoolStatus(msg.body.beginParse()));
+  const b = parseOr9(() => decodeStonfiV2UpdatePoolStatus(readCell(msg.body)));
   const body = encodeStonfiV2InternalUpdateStatus({
     kind: "stonfi.v2.internal_update_status",
     queryId: b.queryId,

@@ -7,6 +7,7 @@
 import type { Address, Cell } from "@ton/core";
 import { STONFI_V2_OP } from "../../../../dex/codecs/index.ts";
 import { STONFI_EXIT_CODE } from "../../../../dex/exit-codes.ts";
+import { readCell } from "../../chain/cell-reader.ts";
 import { contractAddressOf } from "../../chain/memo.ts";
 import type { TruthEvent } from "../../chain/truth.ts";
 import { ContractThrow, type ExecutionContext, type HandlerResult } from "../../chain/types.ts";
@@ -40,7 +41,7 @@ type Head = {
 /** Reads `op token_wallet1 refund excesses tx_deadline`; an error number on failure (§3.5 step 2). */
 function parseHead(payload: Cell): Head | number {
   try {
-    const s = payload.beginParse();
+    const s = readCell(payload);
     const op = s.loadUint(32);
     const addrs = [s.loadAddress(), s.loadAddress(), s.loadAddress()] as const;
     if (!addrs.every(isStdWc0)) return V2_ERROR.wrong_workchain;

@@ -12,6 +12,7 @@ import {
   decodeStonfiV2VaultPayTo,
   STONFI_V2_OP,
 } from "../../../../dex/codecs/index.ts";
+import { preloadOp, readCell } from "../../chain/cell-reader.ts";
 import { contractAddressOf } from "../../chain/memo.ts";
 import {
   ContractThrow,
@@ -40,11 +41,7 @@ function checkPool(
 
 /** A custom payload that chains the next hop: more than 32 bits, starting with cross_swap (§3.6). */
 function isCrossSwap(payload: Cell | null): payload is Cell {
-  return (
-    payload !== null &&
-    payload.bits.length > 32 &&
-    payload.beginParse().preloadUint(32) === STONFI_V2_OP.cross_swap
-  );
+  return payload !== null && payload.bits.length > 32 && preloadOp(payload) === STONFI_V2_OP.cross_swap;
 }
 
 export function onPayTo(
@@ -52,7 +49,7 @@ export function onPayTo(
   msg: InboundInternal,
   ctx: ExecutionContext,
 ): HandlerResult<V2RouterState> {
-  const p = parseOr9(() => decodeStonfiV2PayTo(msg.body.beginParse()));
+  const p = parseOr9(() => decodeStonfiV2PayTo(readCell(msg.body)));
   const [token0, token1] = [required(p.token0), required(p.token1)];
   checkPool(state, msg, ctx, token0, token1);
   // only one side is ever non-zero (§3.6)
@@ -88,7 +85,7 @@ export function onPayVault(
   msg: InboundInternal,
   ctx: ExecutionContext,
 ): HandlerResult<V2RouterState> {
-  const p = parseOr9(() => decodeStonfiV2PayVault(msg.body.beginParse()));
+  const p = parseOr9(() => decodeStonfiV2PayVault(readCell(msg.body)));
   const [token0, token1] = [required(p.token0), required(p.token1)];
   checkPool(state, msg, ctx, token0, token1);
   const token = p.amount0Out > 0n ? token0 : token1;
@@ -107,7 +104,7 @@ export function onVaultPayTo(
   msg: InboundInternal,
   ctx: ExecutionContext,
 ): HandlerResult<V2RouterState> {
-  const p = parseOr9(() => decodeStonfiV2VaultPayTo(msg.body.beginParse()));
+  const p = parseOr9(() => decodeStonfiV2VaultPayTo(readCell(msg.body)));
   const [token, to] = [required(p.token), required(p.to)];
   if (!msg.source.equals(v2VaultAddress(ctx.address, to, token))) {
     throw new ContractThrow(V2_ERROR.invalid_caller);

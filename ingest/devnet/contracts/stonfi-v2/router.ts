@@ -6,6 +6,7 @@
  */
 import { type Address, beginCell, type Cell, type TupleItem } from "@ton/core";
 import { JETTON_OP, STONFI_V2_OP, STONFI_V2_VAULT_OP } from "../../../../dex/codecs/index.ts";
+import { preloadOp, readCell } from "../../chain/cell-reader.ts";
 import { beginFast } from "../../chain/cell-writer.ts";
 import {
   type ContractHandler,
@@ -37,7 +38,7 @@ type Handler = (state: V2RouterState, msg: InboundInternal, ctx: ExecutionContex
  */
 function onNotification(state: V2RouterState, msg: InboundInternal, ctx: ExecutionContext): Result {
   const { queryId, amount, caller, payload } = parseOr9(() => {
-    const s = msg.body.beginParse();
+    const s = readCell(msg.body);
     s.skip(32);
     const queryId = s.loadUintBig(64);
     const amount = s.loadCoins();
@@ -66,7 +67,7 @@ const HANDLERS: Readonly<Record<number, Handler>> = {
 function receiveInternal(state: V2RouterState, msg: InboundInternal, ctx: ExecutionContext): Result {
   if (msg.bounced) return { exitCode: 0, state, outMessages: [] };
   if (msg.body.bits.length < 32) throw new ContractThrow(V2_ERROR.empty_not_allowed);
-  const op = msg.body.beginParse().preloadUint(32);
+  const op = preloadOp(msg.body);
   const handler = HANDLERS[op];
   if (handler) return handler(state, msg, ctx);
   const admin = adminOp(op);

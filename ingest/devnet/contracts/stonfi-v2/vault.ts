@@ -10,6 +10,7 @@ import {
   decodeStonfiV2VaultWithdrawFee,
   STONFI_V2_VAULT_OP,
 } from "../../../../dex/codecs/index.ts";
+import { preloadOp, readCell } from "../../chain/cell-reader.ts";
 import { beginFast } from "../../chain/cell-writer.ts";
 import {
   type ContractHandler,
@@ -28,7 +29,7 @@ type Result = HandlerResult<V2VaultState>;
 
 function onDeposit(state: V2VaultState, msg: InboundInternal, ctx: ExecutionContext): Result {
   if (!msg.source.equals(state.router)) throw new ContractThrow(V2_ERROR.invalid_caller);
-  const b = parseOr9(() => decodeStonfiV2VaultDepositRefFee(msg.body.beginParse()));
+  const b = parseOr9(() => decodeStonfiV2VaultDepositRefFee(readCell(msg.body)));
   const next = { ...state, deposited: state.deposited + b.amount };
   const outMessages = b.excessesAddress ? [excesses(b.excessesAddress, b.queryId)] : [];
   const fields = {
@@ -44,7 +45,7 @@ function onDeposit(state: V2VaultState, msg: InboundInternal, ctx: ExecutionCont
 }
 
 function onWithdraw(state: V2VaultState, msg: InboundInternal, ctx: ExecutionContext): Result {
-  const b = parseOr9(() => decodeStonfiV2VaultWithdrawFee(msg.body.beginParse()));
+  const b = parseOr9(() => decodeStonfiV2VaultWithdrawFee(readCell(msg.body)));
   if (state.deposited <= 0n) throw new ContractThrow(V2_ERROR.zero_output);
   if (ctx.balance <= WITHDRAW_MIN) throw new ContractThrow(V2_ERROR.insufficient_gas);
   const body = encodeStonfiV2VaultPayTo({
@@ -73,7 +74,7 @@ function receiveInternal(state: V2VaultState, msg: InboundInternal, ctx: Executi
   if (state.destroyed && msg.init === undefined) throw new ContractThrow(ACCOUNT_GONE);
   const live = state.destroyed ? { ...state, destroyed: false } : state;
   if (msg.body.bits.length < 32) throw new ContractThrow(V2_ERROR.empty_not_allowed);
-  const op = msg.body.beginParse().preloadUint(32);
+  const op = preloadOp(msg.body);
   if (op === STONFI_V2_VAULT_OP.deposit_ref_fee) return onDeposit(live, msg, ctx);
   if (op === STONFI_V2_VAULT_OP.withdraw_fee) return onWithdraw(live, msg, ctx);
   throw new ContractThrow(V2_ERROR.wrong_op);

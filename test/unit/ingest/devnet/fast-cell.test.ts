@@ -24,6 +24,7 @@ import { type Begin, beginFast, CellWriter } from "../../../../ingest/devnet/cha
 import {
   type AnyCell,
   bitsOf,
+  chainSize,
   depthOf,
   hashOf,
   toTonCell,
@@ -177,12 +178,49 @@ test("FastCell hash, depth, bits and BOC equal @ton/core's on random cell DAGs",
         if (size.bits !== treeSize(a).bits || size.cells !== treeSize(a).cells) return false;
         const distinct = distinctCells(b);
         if (BigInt(distinct.cells) !== size.cells || BigInt(distinct.bits) !== size.bits) return false;
+        const distinctTon = distinctCells(a);
+        if (BigInt(distinctTon.cells) !== size.cells || BigInt(distinctTon.bits) !== size.bits) return false;
       }
       return true;
     }),
     { seed: 20261122, numRuns: 400 },
   );
   t.true(cells > 1000);
+});
+
+test("distinctCells counts chains (at most one ref per cell) without a walk, as treeSize counts them", (t) => {
+  let chains = 0;
+  fc.assert(
+    fc.property(
+      fc.array(fc.record({ bits: fc.integer({ min: 0, max: 40 }), ton: fc.boolean(), link: fc.boolean() }), {
+        minLength: 1,
+        maxLength: 12,
+      }),
+      (links) => {
+        // Each cell refers to the previous one (or to nothing), as FastCells and @ton/core cells mixed;
+        // equal bit patterns are frequent, so content-equal cells at different depths are common.
+        let prev: AnyCell | null = null;
+        for (const l of links) {
+          const w = new CellWriter();
+          for (let i = 0; i < l.bits; i++) w.bit(i % 3 === 0);
+          if (l.link && prev !== null) w.ref(prev);
+          const fast = w.end();
+          const cell: AnyCell = l.ton ? toTonCell(new CellWriter().append(fast).end()) : fast;
+          const size = treeSize(cell);
+          if (chainSize(cell) === null) return false;
+          for (let k = 0; k < 2; k++) {
+            const d = distinctCells(cell);
+            if (BigInt(d.cells) !== size.cells || BigInt(d.bits) !== size.bits) return false;
+          }
+          chains++;
+          prev = cell;
+        }
+        return true;
+      },
+    ),
+    { seed: 20261122, numRuns: 300 },
+  );
+  t.true(chains > 1000);
 });
 
 test("with useKnownHashes(), converted cells equal @ton/core's and a recomputed hash", (t) => {
