@@ -61,6 +61,16 @@ const post = async (base: string, path = PATH, body?: string) => {
   };
 };
 
+/** Resolves once `server` has received `n` requests (they may still be waiting for an answer). */
+function received(server: Server, n: number): Promise<void> {
+  let count = 0;
+  return new Promise((resolve) => {
+    server.on("request", () => {
+      if (++count === n) resolve();
+    });
+  });
+}
+
 const closing = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
 
 /** A hot cache answering `state` for P_CPI (so a test can change the pool between versions). */
@@ -149,8 +159,9 @@ test("identical requests in flight share one computation", async (t) => {
     }),
   });
   try {
+    const arrived = received(fx.server, 5);
     const answers = Array.from({ length: 5 }, () => post(fx.base));
-    await new Promise((r) => setTimeout(r, 100));
+    await arrived;
     t.is(calls, 1);
     g.open();
     const all = await Promise.all(answers);
@@ -182,8 +193,9 @@ test("when the shared computation fails, each waiter is answered on its own", as
   });
   const fx = await serve({ data });
   try {
+    const arrived = received(fx.server, 3);
     const answers = Array.from({ length: 3 }, () => post(fx.base));
-    await new Promise((r) => setTimeout(r, 100));
+    await arrived;
     t.is(calls, 1);
     g.open();
     const results = await Promise.all(answers);
