@@ -9,11 +9,11 @@
  * Run alone: `node --import tsx bench/devnet.ts`; bench/run.ts imports `runDevnetBench`.
  */
 import { pathToFileURL } from "node:url";
-import { beginCell, Cell, contractAddress, type StateInit } from "@ton/core";
+import { beginCell, Cell, contractAddress } from "@ton/core";
 import { Chain } from "../ingest/devnet/chain/chain.ts";
+import { echoInit, registerEcho } from "../ingest/devnet/chain/echo.ts";
 import { useNativeSha256 } from "../ingest/devnet/chain/native-sha256.ts";
-import { CodeRegistry, markerCode } from "../ingest/devnet/chain/registry.ts";
-import { type ContractHandler, instantiate, SendMode } from "../ingest/devnet/chain/types.ts";
+import { CodeRegistry } from "../ingest/devnet/chain/registry.ts";
 import { registerWallet, walletInit, walletTransferBody } from "../ingest/devnet/chain/wallet.ts";
 import { Devnet } from "../ingest/devnet/devnet.ts";
 import { useTonCoreSpeedups } from "../processors/ton-core-speedups.ts";
@@ -53,41 +53,19 @@ export async function marketRun(blocks: number): Promise<Run> {
   return timeBlocks(async () => (await devnet.nextBlock()).transactions.length, 5, blocks);
 }
 
-type EchoState = { count: number };
-
-/** Sends every message back to its sender with the inbound value (mode 64). */
-const echo: ContractHandler<EchoState> = {
-  kind: "bench-echo",
-  receiveInternal(state, msg) {
-    if (msg.bounced) return { exitCode: 0, outMessages: [], state };
-    const reply = {
-      to: msg.source,
-      value: 0n,
-      bounce: false,
-      body: msg.body,
-      mode: SendMode.CARRY_INBOUND_VALUE,
-    };
-    return { exitCode: 0, outMessages: [reply], state: { count: state.count + 1 } };
-  },
-  stateToCell: (s) => beginCell().storeUint(s.count, 32).endCell(),
-};
-const ECHO_CODE = markerCode("bench-echo");
-
 /**
  * The chain core alone: each block, `wallets` wallets send one external with 4 transfers to echo
  * contracts (distinct bodies), so a steady block holds the externals, the echoes and the replies.
  */
 export function bareChainRun(blocks: number, wallets = 32, echoes = 16, rounds = 3): Promise<Run> {
-  const registry = registerWallet(new CodeRegistry()).register(ECHO_CODE, ({ data }) =>
-    instantiate(echo, { count: data!.beginParse().loadUint(32) }),
-  );
+  const registry = registerEcho(registerWallet(new CodeRegistry()));
   const chain = new Chain({ registry });
   const senders = Array.from({ length: wallets }, (_, i) => ({
     address: chain.deployGenesis(walletInit(BigInt(i + 1)), 10n ** 6n * TON),
     seqno: 0,
   }));
   const targets = Array.from({ length: echoes }, (_, i) => {
-    const init: StateInit = { code: ECHO_CODE, data: beginCell().storeUint(i, 32).endCell() };
+    const init = echoInit(i);
     chain.deployGenesis(init, TON);
     return contractAddress(0, init);
   });

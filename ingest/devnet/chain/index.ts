@@ -8,6 +8,7 @@ export {
   type DevnetBlock,
   type GetMethodResult,
 } from "./chain.ts";
+export { ECHO_CODE, type EchoState, echoHandler, echoInit, registerEcho } from "./echo.ts";
 export { type AnyCell, FastCell, toTonCell } from "./fast-cell.ts";
 export * from "./fees.ts";
 export { addressSliceCell, contractAddressOf } from "./memo.ts";

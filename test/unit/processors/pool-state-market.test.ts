@@ -3,60 +3,24 @@
  * every pool equals ChainState; a tampered payout is caught and resynced; fact rows round-trip through
  * `fromRows`; a snapshot restores; a tracker started mid-run reports unknown pools instead of guessing.
  */
-import { type Address, beginCell, Cell } from "@ton/core";
+import { beginCell, Cell } from "@ton/core";
 import test from "ava";
-import type { PoolState, PoolType } from "../../../dex/amm/index.ts";
-import { v1PoolState, v2PoolState } from "../../../dex/chain-state.ts";
 import { decodeBody, encodeBody, STONFI_V1_OP, STONFI_V2_OP } from "../../../dex/codecs/index.ts";
 import { useNativeSha256 } from "../../../ingest/devnet/chain/native-sha256.ts";
 import { Devnet } from "../../../ingest/devnet/devnet.ts";
-import type { PoolHandle } from "../../../ingest/devnet/sim/pools.ts";
-import { V2_ROUTERS } from "../../../ingest/devnet/sim/types.ts";
 import { PoolTracker } from "../../../processors/core/pool-state.ts";
 import { poolStates, pools as poolsTable } from "../../../schemas/facts.ts";
 import type { RawTransaction } from "../../../schemas/raw-transaction.ts";
+import { assertMatchesChain, poolTxs, type Run, runOf } from "../../helpers/pool-state-run.ts";
 
 useNativeSha256();
-
-const rawOf = (a: Address) => a.toRawString().toUpperCase();
-
-type Run = { devnet: Devnet; txs: RawTransaction[]; types: Map<string, PoolType> };
-
-function typeOf(p: PoolHandle): PoolType {
-  return p.router === "v1" ? "v1_constant_product" : `v2_${V2_ROUTERS[p.router].type}`;
-}
 
 async function marketRun(seed: number, blocks: number): Promise<Run> {
   const devnet = new Devnet({ seed });
   const txs: RawTransaction[] = [];
   for (let i = 0; i < blocks; i++) txs.push(...(await devnet.nextBlock()).transactions);
   while (devnet.pending > 0) txs.push(...devnet.drainBlock().transactions);
-  return { devnet, txs, types: new Map(devnet.pools.map((p) => [rawOf(p.address), typeOf(p)])) };
-}
-
-/** Each pool's own transactions, in lt order. */
-function poolTxs(run: Run): RawTransaction[][] {
-  const by = new Map<string, RawTransaction[]>([...run.types.keys()].map((a) => [a, []]));
-  for (const tx of run.txs) by.get(tx.account)?.push(tx);
-  for (const list of by.values()) list.sort((a, b) => (BigInt(a.lt) < BigInt(b.lt) ? -1 : 1));
-  return [...by.values()];
-}
-
-async function chainState(run: Run, p: PoolHandle): Promise<PoolState> {
-  const s = run.devnet.state;
-  if (p.router !== "v1") return v2PoolState((await s.getV2PoolData(p.address))!);
-  const jetton = await s.getJettonData(p.address);
-  return v1PoolState((await s.getV1PoolData(p.address))!, jetton!.totalSupply);
-}
-
-async function assertMatchesChain(t: import("ava").ExecutionContext, run: Run, tracker: PoolTracker) {
-  for (const p of run.devnet.pools) {
-    t.deepEqual(
-      tracker.get(rawOf(p.address))?.state,
-      await chainState(run, p),
-      `${p.router} ${rawOf(p.address)}`,
-    );
-  }
+  return runOf(devnet, txs);
 }
 
 const runP = marketRun(2, 70);

@@ -5,10 +5,8 @@
  * transactions; at the end every pool must equal what ChainState reads, field by field.
  * The other seed (plain market) is in pool-state-market.test.ts.
  */
-import { type Address, Cell } from "@ton/core";
+import { Cell } from "@ton/core";
 import test from "ava";
-import type { PoolState, PoolType } from "../../../dex/amm/index.ts";
-import { v1PoolState, v2PoolState } from "../../../dex/chain-state.ts";
 import {
   decodeBody,
   encodeBody,
@@ -22,24 +20,18 @@ import { v2UpdatePoolStatusBody } from "../../../ingest/devnet/contracts/stonfi-
 import { Devnet } from "../../../ingest/devnet/devnet.ts";
 import { adminMessages } from "../../../ingest/devnet/sim/admin.ts";
 import type { PoolHandle } from "../../../ingest/devnet/sim/pools.ts";
-import { type UserMessage, V2_ROUTERS } from "../../../ingest/devnet/sim/types.ts";
+import type { UserMessage } from "../../../ingest/devnet/sim/types.ts";
 import { type Actor, send } from "../../../ingest/devnet/sim/world.ts";
 import { PoolTracker } from "../../../processors/core/pool-state.ts";
 import type { RawTransaction } from "../../../schemas/raw-transaction.ts";
+import { assertMatchesChain, poolTxs, type Run, rawOf, runOf } from "../../helpers/pool-state-run.ts";
 
 useNativeSha256();
 
 const TON = 1_000_000_000n;
-const rawOf = (a: Address) => a.toRawString().toUpperCase();
-
-type Run = { devnet: Devnet; txs: RawTransaction[]; types: Map<string, PoolType> };
 
 async function blocks(devnet: Devnet, txs: RawTransaction[], n: number): Promise<void> {
   for (let i = 0; i < n; i++) txs.push(...(await devnet.nextBlock()).transactions);
-}
-
-function typeOf(p: PoolHandle): PoolType {
-  return p.router === "v1" ? "v1_constant_product" : `v2_${V2_ROUTERS[p.router].type}`;
 }
 
 /**
@@ -160,32 +152,7 @@ async function devnetRun(seed: number): Promise<Run> {
   await governance(devnet, txs);
   await blocks(devnet, txs, 15);
   while (devnet.pending > 0) txs.push(...devnet.drainBlock().transactions);
-  return { devnet, txs, types: new Map(devnet.pools.map((p) => [rawOf(p.address), typeOf(p)])) };
-}
-
-/** Each pool's own transactions, in lt order. */
-function poolTxs(run: Run): RawTransaction[][] {
-  const by = new Map<string, RawTransaction[]>([...run.types.keys()].map((a) => [a, []]));
-  for (const tx of run.txs) by.get(tx.account)?.push(tx);
-  for (const list of by.values()) list.sort((a, b) => (BigInt(a.lt) < BigInt(b.lt) ? -1 : 1));
-  return [...by.values()];
-}
-
-async function chainState(run: Run, p: PoolHandle): Promise<PoolState> {
-  const s = run.devnet.state;
-  if (p.router !== "v1") return v2PoolState((await s.getV2PoolData(p.address))!);
-  const jetton = await s.getJettonData(p.address);
-  return v1PoolState((await s.getV1PoolData(p.address))!, jetton!.totalSupply);
-}
-
-async function assertMatchesChain(t: import("ava").ExecutionContext, run: Run, tracker: PoolTracker) {
-  for (const p of run.devnet.pools) {
-    t.deepEqual(
-      tracker.get(rawOf(p.address))?.state,
-      await chainState(run, p),
-      `${p.router} ${rawOf(p.address)}`,
-    );
-  }
+  return runOf(devnet, txs);
 }
 
 const EXIT_NAME = new Map<number, string>(Object.entries(STONFI_EXIT_CODE).map(([k, v]) => [v, k]));

@@ -1,6 +1,6 @@
 /**
- * The devnet chain core with two tiny contracts defined here: `echo` sends the body back to the sender with
- * mode 64, `thrower` always throws 77. Every trace starts with an external message to a devnet wallet.
+ * The devnet chain core with two tiny contracts: `echo` (chain/echo.ts) sends the body back to the sender
+ * with mode 64, `thrower` (defined here) always throws 77. Every trace starts with an external message to a devnet wallet.
  */
 import {
   Address,
@@ -9,7 +9,6 @@ import {
   contractAddress,
   loadTransaction,
   type Message,
-  type StateInit,
   storeMessage,
 } from "@ton/core";
 import test from "ava";
@@ -21,11 +20,14 @@ import {
   ContractThrow,
   DEVNET_SHARD,
   type DevnetBlock,
+  type EchoState,
+  echoHandler,
+  echoInit,
   FORWARD_FEE,
   instantiate,
   markerCode,
+  registerEcho,
   registerWallet,
-  SendMode,
   stateOf,
   type Transfer,
   walletHandler,
@@ -36,23 +38,6 @@ import { rawTransactionFromTonCore } from "../../../../schemas/from-ton-core.ts"
 import { parseRawTransaction, type RawTransaction } from "../../../../schemas/raw-transaction.ts";
 
 const TON = 1_000_000_000n;
-type EchoState = { count: number };
-
-const echo: ContractHandler<EchoState> = {
-  kind: "echo",
-  receiveInternal(state, msg) {
-    if (msg.bounced) return { exitCode: 0, outMessages: [], state };
-    const reply = {
-      to: msg.source,
-      value: 0n,
-      bounce: false,
-      body: msg.body,
-      mode: SendMode.CARRY_INBOUND_VALUE,
-    };
-    return { exitCode: 0, outMessages: [reply], state: { count: state.count + 1 } };
-  },
-  stateToCell: (s) => beginCell().storeUint(s.count, 32).endCell(),
-};
 
 const thrower: ContractHandler<null> = {
   kind: "thrower",
@@ -61,19 +46,14 @@ const thrower: ContractHandler<null> = {
   },
 };
 
-const ECHO_CODE = markerCode("echo");
 const THROWER_CODE = markerCode("thrower");
-const echoInit = (salt: number): StateInit => ({
-  code: ECHO_CODE,
-  data: beginCell().storeUint(salt, 32).endCell(),
-});
 const body = beginCell().storeUint(0x12345678, 32).storeUint(42n, 64).storeRef(Cell.EMPTY).endCell();
 const nowhere = Address.parseRaw(`0:${"ab".repeat(32)}`);
 
 function setup() {
-  const registry = registerWallet(new CodeRegistry())
-    .register(ECHO_CODE, () => instantiate(echo, { count: 0 }))
-    .register(THROWER_CODE, () => instantiate(thrower, null));
+  const registry = registerEcho(registerWallet(new CodeRegistry())).register(THROWER_CODE, () =>
+    instantiate(thrower, null),
+  );
   const chain = new Chain({ registry });
   const wallet = chain.deployGenesis(walletInit(1n), 10n * TON);
   const echoAddr = chain.deployGenesis(echoInit(0), TON);
@@ -127,7 +107,7 @@ test("a 3-hop trace spans 3 blocks, linked by message hashes", (t) => {
   t.is(back.in_msg!.value, (TON - COMPUTE_FEE - FORWARD_FEE).toString());
   t.is(s.chain.account(s.wallet)!.balance, 10n * TON - 3n * COMPUTE_FEE - 2n * FORWARD_FEE);
   t.is(s.chain.account(s.echoAddr)!.balance, TON);
-  t.is(stateOf(s.chain.account(s.echoAddr)!.contract!, echo).count, 1);
+  t.is(stateOf(s.chain.account(s.echoAddr)!.contract!, echoHandler).count, 1);
   t.is(s.chain.pending, 0);
 });
 
