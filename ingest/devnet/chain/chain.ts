@@ -17,7 +17,7 @@ import { LT_PER_BLOCK } from "./fees.ts";
 import { externalMessage } from "./messages.ts";
 import { rawTransaction } from "./record.ts";
 import { CodeRegistry } from "./registry.ts";
-import type { TruthRecord } from "./truth.ts";
+import type { TruthEvent, TruthRecord } from "./truth.ts";
 import {
   type Account,
   type ContractInstance,
@@ -65,6 +65,8 @@ export type ChainOptions = {
 };
 
 type Pending = { message: Message; dest: Address; orderLt: bigint; seq: number };
+/** An executed transaction as the block keeps it: its record, and what orders it. */
+type Done = { lt: bigint; account: Buffer; raw: RawTransaction; events: TruthEvent[] };
 
 /** The larger of two lts (two arguments, no rest array per call: this runs per transaction). */
 const max = (a: bigint, b: bigint): bigint => (b > a ? b : a);
@@ -142,19 +144,26 @@ export class Chain {
       a.orderLt === b.orderLt ? a.seq - b.seq : a.orderLt < b.orderLt ? -1 : 1,
     );
     this.#queue = [];
-    const executed: Executed[] = [];
+    const ids = { mc_seqno, shard: SHARD_ID, block_seqno: mc_seqno };
+    // Each transaction is recorded as soon as it runs, so its cell tree (transaction, description, state
+    // update) dies young instead of surviving the block: that survival was most of the scavenger's work.
+    const done: Done[] = [];
     for (const pending of batch) {
       const result = this.#deliver(pending, startLt, utime);
-      if (result !== null) executed.push(result);
+      if (result !== null) {
+        done.push({
+          lt: result.lt,
+          account: result.address.hash,
+          raw: rawTransaction(result, ids),
+          events: result.events,
+        });
+      }
     }
-    executed.sort((a, b) =>
-      a.lt === b.lt ? Buffer.compare(a.address.hash, b.address.hash) : a.lt < b.lt ? -1 : 1,
-    );
-    const ids = { mc_seqno, shard: SHARD_ID, block_seqno: mc_seqno };
+    done.sort((a, b) => (a.lt === b.lt ? Buffer.compare(a.account, b.account) : a.lt < b.lt ? -1 : 1));
     const transactions: RawTransaction[] = [];
     const truth: TruthRecord[] = [];
-    for (const tx of executed) {
-      const raw = rawTransaction(tx, ids);
+    for (const tx of done) {
+      const raw = tx.raw;
       transactions.push(raw);
       for (const event of tx.events) {
         truth.push({ ...event, mc_seqno, tx_hash: raw.hash, lt: tx.lt, now: raw.now, account: raw.account });
