@@ -10,8 +10,7 @@
  * referenced and appended as they are, so rare layouts can still fall back to @ton/core.
  * test/unit/ingest/devnet/fast-cell.test.ts checks hashes, depths and BOCs against @ton/core on random trees.
  */
-import { createRequire } from "node:module";
-import { BitString, Cell } from "@ton/core";
+import { BitReader, BitString, Cell, type CellType, Slice } from "@ton/core";
 
 export class FastCell {
   #hash: Buffer | undefined;
@@ -62,6 +61,8 @@ const tonKeys = new WeakMap<Cell, string>();
 
 /** `fastOfTon` for an ordinary cell, null for an exotic one (d1 and the hash differ; see `tonHash`). */
 export function fastOf(c: Cell): FastCell | null {
+  const view: unknown = c;
+  if (view instanceof TonView) return view.fast;
   let fast = fastOfTon.get(c);
   if (fast === undefined) {
     if (c.isExotic) return null;
@@ -170,82 +171,95 @@ export function treeSize(root: AnyCell): { cells: bigint; bits: bigint } {
 
 /**
  * The same cell as a @ton/core `Cell`, for code that parses it or hands it to @ton/core (message bodies,
- * StateInit data, get-method stacks). Built straight from the bits, without @ton/core's Builder (whose
- * `storeAddress` writes an unaligned hash one BigInt byte at a time); @ton/core still hashes it. Cached.
+ * StateInit data, get-method stacks): a `TonView` (below), made once per FastCell.
  */
 export function toTonCell(c: AnyCell): Cell {
   if (!(c instanceof FastCell)) return c;
   let cell = c.ton;
   if (cell === undefined) {
-    const bytes = Buffer.from(c.data);
-    if (c.bits & 7) bytes[bytes.length - 1]! &= ~(0x80 >> (c.bits & 7)); // drop the completion tag
-    const refs = c.refs.map(toTonCell);
-    const bits = new BitString(bytes, 0, c.bits);
-    // Nothing runs between setting `known` and the constructor's hash step (the refs are converted above).
-    if (knownHashes) known = c;
-    try {
-      cell = new Cell({ bits, refs });
-    } finally {
-      known = null;
-    }
+    cell = new TonView(c) as unknown as Cell;
     c.ton = cell;
-    fastOfTon.set(cell, c);
   }
   return cell;
 }
 
-type Wonders = { mask: unknown; hashes: Buffer[]; depths: number[] };
-type WonderCalculator = (type: number, bits: BitString, refs: Cell[]) => Wonders;
-
-/** The FastCell `toTonCell` is converting right now (its hash and depth are already known). */
-let known: FastCell | null = null;
-let knownHashes = false;
+/** @ton/core's level mask of an ordinary level-0 cell (immutable, so one object serves every view). */
+const LEVEL_0 = Cell.EMPTY.mask;
+const ORDINARY = Cell.EMPTY.type;
 
 /**
- * Lets `toTonCell` hand the FastCell's hash and depth to the @ton/core `Cell` it builds instead of having
- * the constructor hash the same bits again (`wonderCalculator`: padded copy, representation, SHA-256,
- * eight LevelMask objects). Only for an ordinary cell whose refs are all of level 0, which is every cell a
- * FastCell stands for; the result has the shape `wonderCalculator` gives such a cell (level mask 0, the
- * level-0 hash and depth at all four levels). Anything else, and every cell built elsewhere, goes to the
- * original. test/unit/ingest/devnet/fast-cell.test.ts compares converted cells with @ton/core's own.
- * Process-wide, so only `useNativeSha256()` (composition roots) installs it; returns false when
- * @ton/core's layout is not the expected one.
+ * A @ton/core `Cell` standing for a FastCell, without running @ton/core's constructor: that copies the
+ * bits, hashes them again, converts every ref and makes six closures and four arrays per cell, while most
+ * of the devnet's bodies are only ever read through their FastCell (./cell-reader.ts, ./boc.ts). The view
+ * inherits `Cell.prototype` (so `instanceof Cell`, `isExotic`, `toBoc`, `toString`, `asSlice` and
+ * `asBuilder` are @ton/core's own) and makes `bits` and `refs` on first use. A FastCell is an ordinary
+ * cell of level 0: its hash and depth are those of every level. test/unit/ingest/devnet/fast-cell.test.ts
+ * compares views with @ton/core's own cells.
  */
-export function useKnownHashes(): boolean {
-  if (knownHashes) return true;
-  const require = createRequire(import.meta.url);
-  let wonders: { wonderCalculator?: WonderCalculator };
-  let LevelMask: new (mask: number) => unknown;
-  let ordinary: unknown;
-  try {
-    wonders = require("@ton/core/dist/boc/cell/wonderCalculator.js");
-    LevelMask = require("@ton/core/dist/boc/cell/LevelMask.js").LevelMask;
-    ordinary = require("@ton/core/dist/boc/CellType.js").CellType.Ordinary;
-  } catch {
-    return false;
+class TonView {
+  #bits: BitString | undefined = undefined;
+  #refs: readonly Cell[] | undefined = undefined;
+  constructor(readonly fast: FastCell) {}
+
+  get type(): CellType {
+    return ORDINARY;
   }
-  const original = wonders.wonderCalculator;
-  if (typeof original !== "function" || typeof LevelMask !== "function" || typeof ordinary !== "number") {
-    return false;
+
+  get mask(): Cell["mask"] {
+    return LEVEL_0;
   }
-  // One level mask for every converted cell: LevelMask objects are immutable (the Cell freezes its mask).
-  const LEVEL_0 = new LevelMask(0);
-  wonders.wonderCalculator = (type, bits, refs) => {
-    const k = known;
-    known = null;
-    if (
-      k === null ||
-      type !== ordinary ||
-      bits.length !== k.bits ||
-      refs.length !== k.refs.length ||
-      refs.some((r) => r.mask.value !== 0)
-    ) {
-      return original(type, bits, refs);
+
+  get bits(): BitString {
+    if (this.#bits === undefined) {
+      const fast = this.fast;
+      const bytes = Buffer.from(fast.data);
+      if (fast.bits & 7) bytes[bytes.length - 1]! &= ~(0x80 >> (fast.bits & 7)); // drop the completion tag
+      const bits = new BitString(bytes, 0, fast.bits);
+      Object.freeze(bits);
+      this.#bits = bits;
     }
-    const h = k.hash;
-    const d = k.depth;
-    return { mask: LEVEL_0, hashes: [h, h, h, h], depths: [d, d, d, d] };
-  };
-  knownHashes = true;
-  return true;
+    return this.#bits;
+  }
+
+  get refs(): Cell[] {
+    this.#refs ??= Object.freeze(this.fast.refs.map(toTonCell));
+    return this.#refs as Cell[];
+  }
+
+  /** @ton/core's per-level arrays, for code that reads them directly. */
+  get _hashes(): Buffer[] {
+    const h = this.fast.hash;
+    return [h, h, h, h];
+  }
+
+  get _depths(): number[] {
+    const d = this.fast.depth;
+    return [d, d, d, d];
+  }
+
+  beginParse(allowExotic = false): Slice {
+    void allowExotic; // an ordinary cell parses either way
+    return new Slice(new BitReader(this.bits), this.refs);
+  }
+
+  hash(_level = 3): Buffer {
+    return this.fast.hash;
+  }
+
+  depth(_level = 3): number {
+    return this.fast.depth;
+  }
+
+  level(): number {
+    return 0;
+  }
+
+  equals(other: Cell): boolean {
+    return this.fast.hash.equals(other.hash());
+  }
+
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return (this as unknown as Cell).toString();
+  }
 }
+Object.setPrototypeOf(TonView.prototype, Cell.prototype);

@@ -8,9 +8,6 @@
  * `BitString.toString`) one bit at a time through a `BitBuilder`: the replacement copies bytes and sets the
  * completion tag, with the same output (the test compares both on random bit strings at any offset).
  *
- * And it lets the devnet's own cells (./fast-cell.ts `useKnownHashes`) give @ton/core the hash they already
- * computed when they are converted to @ton/core cells, instead of hashing them a second time.
- *
  * And it installs ./bit-builder.ts: @ton/core's `BitBuilder.writeUint` and unaligned `writeBuffer` with number
  * arithmetic instead of a bigint per byte (the SDK's and dex/codecs' message building), same bytes.
  *
@@ -20,7 +17,6 @@
 import { hash } from "node:crypto";
 import { createRequire } from "node:module";
 import { useFastBitBuilder } from "./bit-builder.ts";
-import { useKnownHashes } from "./fast-cell.ts";
 
 type Sha256Module = { sha256_sync: (source: Buffer | string) => Buffer };
 /** The fields of @ton/core's `BitString` the padded-bytes copy reads. */
@@ -85,7 +81,6 @@ export function useNativeSha256(): boolean {
   }
   if (typeof target.sha256_sync !== "function") return false;
   target.sha256_sync = nativeSha256;
-  useKnownHashes();
   useFastBitBuilder();
   if (!paddedPatched) {
     try {
