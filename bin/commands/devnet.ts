@@ -3,6 +3,7 @@
  * the blocks (RawTransaction JSONL) and the contracts' ground truth (format: schemas/devnet-dump.ts).
  */
 import { parseArgs } from "node:util";
+import { useDevnetGcTuning } from "../../ingest/devnet/chain/gc-tuning.ts";
 import { useNativeSha256 } from "../../ingest/devnet/chain/native-sha256.ts";
 import { Devnet } from "../../ingest/devnet/devnet.ts";
 import { DevnetDumpWriter } from "../../ingest/devnet/dump.ts";
@@ -81,6 +82,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const { seed, blocks, out, actionsPerBlock, drain } = parsed.value;
   useNativeSha256();
   useTonCoreSpeedups();
+  useDevnetGcTuning();
   const devnet = new Devnet({ seed, actionsPerBlock });
   const writer = await DevnetDumpWriter.open(out);
   for (let i = 0; i < blocks; i++) await writer.add(await devnet.nextBlock());

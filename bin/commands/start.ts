@@ -8,6 +8,7 @@ import type { Server } from "node:http";
 import { ConfigError } from "../../infra/errors.ts";
 import { createLogger } from "../../infra/log.ts";
 import { createMetrics } from "../../infra/metrics.ts";
+import { useDevnetGcTuning } from "../../ingest/devnet/chain/gc-tuning.ts";
 import { useNativeSha256 } from "../../ingest/devnet/chain/native-sha256.ts";
 import { useTonCoreSpeedups } from "../../processors/ton-core-speedups.ts";
 import { configHelp, loadConfig } from "../config.ts";
@@ -34,6 +35,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const metrics = createMetrics({ defaultMetrics: true });
   useNativeSha256();
   useTonCoreSpeedups();
+  if (config.source === "devnet") useDevnetGcTuning();
   const pipeline = await startPipeline(config, { logger, metrics });
   let server: Server;
   try {
