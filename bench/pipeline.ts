@@ -29,6 +29,7 @@ import { createLogger } from "../infra/log.ts";
 import { createMetrics } from "../infra/metrics.ts";
 import { openStore, type Store } from "../infra/store/client.ts";
 import { migrate } from "../infra/store/migrate.ts";
+import { useDevnetGcTuning } from "../ingest/devnet/chain/gc-tuning.ts";
 import { useNativeSha256 } from "../ingest/devnet/chain/native-sha256.ts";
 import { Devnet } from "../ingest/devnet/devnet.ts";
 import type { Source, SourceBlock } from "../ingest/source.ts";
@@ -119,9 +120,10 @@ async function best<T extends Timed>(rounds: number, run: (round: number) => Pro
 export async function runPipelineBench(
   options: { blocks?: number; rounds?: number } = {},
 ): Promise<PipelineBench> {
-  // The process-wide speedups a composition root applies at startup (bin/ should call both).
+  // The process-wide settings `tondex start` applies at startup on the devnet source.
   useNativeSha256();
   useTonCoreSpeedups();
+  useDevnetGcTuning();
   const rounds = options.rounds ?? 2;
   const generated = await generate(options.blocks ?? 120);
   const transactions = generated.blocks.reduce((n, b) => n + b.transactions.length, 0);
