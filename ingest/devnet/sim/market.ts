@@ -11,8 +11,7 @@ import type { ChainState } from "../../../dex/chain-state.ts";
 import { jettonWalletAddress } from "../contracts/jetton/index.ts";
 import type { UserActions } from "./actions.ts";
 import { assetSpec, TON_SYMBOL } from "./catalog.ts";
-import type { PoolHandle } from "./pools.ts";
-import { readPool } from "./pools.ts";
+import { type PoolHandle, PoolReader } from "./pools.ts";
 import type { Prng } from "./prng.ts";
 import type { UserMessage } from "./types.ts";
 import { type Actor, send, type World } from "./world.ts";
@@ -68,6 +67,7 @@ export class Market {
   readonly #fair = new Map<string, number>();
   readonly #refunds: { due: number; user: Actor; pool: PoolHandle }[] = [];
   readonly #vaults: { referrer: Actor; pool: PoolHandle; symbol: string }[] = [];
+  readonly #pools: PoolReader;
   #queryId = 1n;
   #block = 0;
 
@@ -80,6 +80,7 @@ export class Market {
     private readonly options: MarketOptions,
     private readonly admin: AdminMessages,
   ) {
+    this.#pools = new PoolReader(world.chain, state);
     for (const pool of pools) {
       for (const s of [pool.token0, pool.token1]) this.#fair.set(s, assetSpec(s).usd);
     }
@@ -142,7 +143,7 @@ export class Market {
   }
 
   async #live(pool: PoolHandle): Promise<PoolState | null> {
-    const s = await readPool(this.state, pool);
+    const s = await this.#pools.read(pool);
     return s !== null && s.reserve0 > 0n && s.reserve1 > 0n ? s : null;
   }
 

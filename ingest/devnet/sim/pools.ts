@@ -1,12 +1,13 @@
 /**
  * The simulator's view of the pools: addresses and token order from the routers' get-methods, and the
- * current state through `ChainState` mapped to the AMM engine's `PoolState`. Nothing here is cached across
- * blocks except what never changes (addresses, token order).
+ * current state through `ChainState` mapped to the AMM engine's `PoolState`. Addresses and token order never
+ * change; a pool's state is remembered only until its account runs another transaction (`PoolReader`).
  */
 import type { Address } from "@ton/core";
 import type { PoolState } from "../../../dex/amm/index.ts";
 import type { ChainState } from "../../../dex/chain-state.ts";
 import { v1PoolState, v2PoolState } from "../../../dex/chain-state.ts";
+import type { Chain } from "../chain/chain.ts";
 import { orderWallets } from "../contracts/token-order.ts";
 import type { UserActions } from "./actions.ts";
 import { POOLS, type PoolSpec } from "./catalog.ts";
@@ -54,4 +55,29 @@ export async function readPool(state: ChainState, pool: PoolHandle): Promise<Poo
   }
   const data = await state.getV2PoolData(pool.address);
   return data === null ? null : v2PoolState(data);
+}
+
+/**
+ * `readPool` remembering each pool's state until the pool's account runs another transaction: a pool's
+ * get-methods read only its storage, which only a transaction changes (and moves `last_trans_lt`), while the
+ * market reads a pool many times between two trades on it (each read is two get-method runs and their parse).
+ * A pool's state object is shared between reads: the AMM engine never mutates one.
+ */
+export class PoolReader {
+  readonly #seen = new Map<PoolHandle, { lt: bigint; state: PoolState | null }>();
+
+  constructor(
+    private readonly chain: Chain,
+    private readonly state: ChainState,
+  ) {}
+
+  async read(pool: PoolHandle): Promise<PoolState | null> {
+    const lt = this.chain.account(pool.address)?.lastTxLt;
+    if (lt === undefined) return readPool(this.state, pool); // not deployed yet: nothing to remember
+    const seen = this.#seen.get(pool);
+    if (seen?.lt === lt) return seen.state;
+    const state = await readPool(this.state, pool);
+    this.#seen.set(pool, { lt, state });
+    return state;
+  }
 }
