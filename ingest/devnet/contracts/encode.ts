@@ -2,10 +2,13 @@
  * The dex/codecs encoders the devnet contracts send, run on the chain's byte-wise CellWriter
  * (`fastEncoder` in ../chain/cell-writer.ts): the same cells as `encodeX` of dex/codecs, without @ton/core's
  * bit-by-bit Builder, which was the largest share of the contracts' own time. Same names as in dex/codecs,
- * so a contract imports its encoders from here and everything else from dex/codecs.
+ * so a contract imports its encoders from here and everything else from dex/codecs. Layouts with a nested
+ * ref group go through ./layout.ts `layoutEncoder`, which builds the nested ref with a CellWriter too.
  * test/unit/ingest/devnet/fast-encode.test.ts compares every codec's writer both ways on random records.
  */
+import type { Builder, Cell } from "@ton/core";
 import {
+  type EitherPayload,
   jettonBurnNotificationCodec,
   jettonExcessesCodec,
   jettonInternalTransferCodec,
@@ -45,14 +48,36 @@ import {
   stonfiV2VaultDepositRefFeeCodec,
   stonfiV2VaultPayToCodec,
 } from "../../../dex/codecs/index.ts";
-import { fastEncoder } from "../chain/cell-writer.ts";
+import { CellWriter, fastEncoder } from "../chain/cell-writer.ts";
+import { toTonCell } from "../chain/fast-cell.ts";
+import { layoutEncoder } from "./layout.ts";
+
+/**
+ * `encodeX` of a codec whose layout ends with the `Either Cell ^Cell` forward payload (jetton transfer,
+ * internal_transfer, transfer_notification). dex/codecs stores an inline payload with
+ * `storeSlice(payload.beginParse())`, a @ton/core Slice over a materialised BitString per message; here the
+ * codec writes the fields before the tail (for a null payload it writes no tail) and the tail is appended
+ * byte-wise: the same cell.
+ */
+function eitherTailEncoder<T extends { forwardPayload: EitherPayload | null }>(codec: {
+  store(x: T): (b: Builder) => void;
+}): (x: T) => Cell {
+  return (x) => {
+    const w = new CellWriter();
+    codec.store({ ...x, forwardPayload: null })(w as unknown as Builder);
+    const tail = x.forwardPayload;
+    if (tail?.inRef) w.bit(1).ref(tail.payload);
+    else if (tail) w.bit(0).append(tail.payload);
+    return toTonCell(w.end());
+  };
+}
 
 export const encodeJettonBurnNotification = fastEncoder(jettonBurnNotificationCodec);
 export const encodeJettonExcesses = fastEncoder(jettonExcessesCodec);
-export const encodeJettonInternalTransfer = fastEncoder(jettonInternalTransferCodec);
+export const encodeJettonInternalTransfer = eitherTailEncoder(jettonInternalTransferCodec);
 export const encodeJettonTakeWalletAddress = fastEncoder(jettonTakeWalletAddressCodec);
-export const encodeJettonTransfer = fastEncoder(jettonTransferCodec);
-export const encodeJettonTransferNotification = fastEncoder(jettonTransferNotificationCodec);
+export const encodeJettonTransfer = eitherTailEncoder(jettonTransferCodec);
+export const encodeJettonTransferNotification = eitherTailEncoder(jettonTransferNotificationCodec);
 export const encodePtonV2InternalDeploy = fastEncoder(ptonV2InternalDeployCodec);
 export const encodePtonV2TonTransfer = fastEncoder(ptonV2TonTransferCodec);
 export const encodeStonfiV1AddLiquidity = fastEncoder(stonfiV1AddLiquidityCodec);
@@ -65,21 +90,21 @@ export const encodeStonfiV1InitAdminUpgrade = fastEncoder(stonfiV1InitAdminUpgra
 export const encodeStonfiV1PayTo = fastEncoder(stonfiV1PayToCodec);
 export const encodeStonfiV1ProvideLp = fastEncoder(stonfiV1ProvideLpCodec);
 export const encodeStonfiV1ResetPoolGas = fastEncoder(stonfiV1ResetPoolGasCodec);
-export const encodeStonfiV1SetFees = fastEncoder(stonfiV1SetFeesCodec);
+export const encodeStonfiV1SetFees = layoutEncoder(stonfiV1SetFeesCodec);
 export const encodeStonfiV1SetFeesPool = fastEncoder(stonfiV1SetFeesPoolCodec);
 export const encodeStonfiV1Swap = fastEncoder(stonfiV1SwapCodec);
-export const encodeStonfiV2AddLiquidity = fastEncoder(stonfiV2AddLiquidityCodec);
+export const encodeStonfiV2AddLiquidity = layoutEncoder(stonfiV2AddLiquidityCodec);
 export const encodeStonfiV2BurnNotificationExt = fastEncoder(stonfiV2BurnNotificationExtCodec);
-export const encodeStonfiV2CbAddLiquidity = fastEncoder(stonfiV2CbAddLiquidityCodec);
+export const encodeStonfiV2CbAddLiquidity = layoutEncoder(stonfiV2CbAddLiquidityCodec);
 export const encodeStonfiV2CbRefundMe = fastEncoder(stonfiV2CbRefundMeCodec);
 export const encodeStonfiV2ExitCodePayload = fastEncoder(stonfiV2ExitCodePayloadCodec);
 export const encodeStonfiV2InternalSetFees = fastEncoder(stonfiV2InternalSetFeesCodec);
 export const encodeStonfiV2InternalSetParams = fastEncoder(stonfiV2InternalSetParamsCodec);
 export const encodeStonfiV2InternalUpdateStatus = fastEncoder(stonfiV2InternalUpdateStatusCodec);
-export const encodeStonfiV2PayTo = fastEncoder(stonfiV2PayToCodec);
-export const encodeStonfiV2PayVault = fastEncoder(stonfiV2PayVaultCodec);
+export const encodeStonfiV2PayTo = layoutEncoder(stonfiV2PayToCodec);
+export const encodeStonfiV2PayVault = layoutEncoder(stonfiV2PayVaultCodec);
 export const encodeStonfiV2ProvideLp = fastEncoder(stonfiV2ProvideLpCodec);
-export const encodeStonfiV2SetFees = fastEncoder(stonfiV2SetFeesCodec);
+export const encodeStonfiV2SetFees = layoutEncoder(stonfiV2SetFeesCodec);
 export const encodeStonfiV2SetParams = fastEncoder(stonfiV2SetParamsCodec);
 export const encodeStonfiV2Swap = fastEncoder(stonfiV2SwapCodec);
 export const encodeStonfiV2UpdatePoolStatus = fastEncoder(stonfiV2UpdatePoolStatusCodec);

@@ -13,6 +13,7 @@ import { type Address, beginCell, type Cell, type StateInit } from "@ton/core";
 import type { Begin } from "../../chain/cell-writer.ts";
 import { addressKey, cached, contractAddressOf } from "../../chain/memo.ts";
 import { markerCode } from "../../chain/registry.ts";
+import { byIdentity2 } from "../identity-memo.ts";
 import { buildJettonContent, type JettonMetadata } from "./metadata.ts";
 
 export const JETTON_MINTER_CODE = markerCode("jetton/minter");
@@ -88,14 +89,17 @@ export function jettonMinterInit(args: { admin: Address; metadata: JettonMetadat
 
 const walletInits = new Map<string, StateInit>();
 
-/** The StateInit a minter or a sibling wallet attaches to `internal_transfer` (balance 0); memoised. */
-export function jettonWalletInit(owner: Address, master: Address): StateInit {
-  return cached(walletInits, addressKey(owner) + addressKey(master), () => {
+/**
+ * The StateInit a minter or a sibling wallet attaches to `internal_transfer` (balance 0); memoised by the
+ * addresses' identity, then by their content.
+ */
+export const jettonWalletInit: (owner: Address, master: Address) => StateInit = byIdentity2((owner, master) =>
+  cached(walletInits, addressKey(owner) + addressKey(master), () => {
     const data = jettonWalletData({ balance: 0n, owner, master, walletCode: JETTON_WALLET_CODE });
     return { code: JETTON_WALLET_CODE, data };
-  });
-}
+  }),
+);
 
-export function jettonWalletAddress(owner: Address, master: Address): Address {
-  return contractAddressOf(jettonWalletInit(owner, master));
-}
+export const jettonWalletAddress: (owner: Address, master: Address) => Address = byIdentity2(
+  (owner, master) => contractAddressOf(jettonWalletInit(owner, master)),
+);

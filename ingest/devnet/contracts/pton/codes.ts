@@ -14,6 +14,7 @@ import { type Address, beginCell, type Cell, type StateInit } from "@ton/core";
 import type { Begin } from "../../chain/cell-writer.ts";
 import { addressKey, cached, contractAddressOf } from "../../chain/memo.ts";
 import { markerCode } from "../../chain/registry.ts";
+import { byIdentity2 } from "../identity-memo.ts";
 import { buildJettonContent } from "../jetton/metadata.ts";
 
 export const PTON_V1_MINTER_CODE = markerCode("pton/v1-minter");
@@ -90,25 +91,28 @@ export function ptonV2MinterInit(id = 0): StateInit {
 
 const walletInits = new Map<string, StateInit>();
 
-/** Memoised: every pTON transfer derives its sender's and receiver's wallets. */
-export function ptonV1WalletInit(owner: Address, minter: Address): StateInit {
-  return cached(walletInits, `1${addressKey(owner)}${addressKey(minter)}`, () => ({
+/**
+ * Memoised by the addresses' identity, then their content: every pTON transfer derives its sender's and
+ * receiver's wallets.
+ */
+export const ptonV1WalletInit: (owner: Address, minter: Address) => StateInit = byIdentity2((owner, minter) =>
+  cached(walletInits, `1${addressKey(owner)}${addressKey(minter)}`, () => ({
     code: PTON_V1_WALLET_CODE,
     data: ptonWalletData({ balance: 0n, owner, minter }),
-  }));
-}
+  })),
+);
 
-export function ptonV2WalletInit(owner: Address, minter: Address): StateInit {
-  return cached(walletInits, `2${addressKey(owner)}${addressKey(minter)}`, () => ({
+export const ptonV2WalletInit: (owner: Address, minter: Address) => StateInit = byIdentity2((owner, minter) =>
+  cached(walletInits, `2${addressKey(owner)}${addressKey(minter)}`, () => ({
     code: PTON_V2_WALLET_CODE,
     data: ptonWalletData({ balance: 0n, owner, minter }),
-  }));
-}
+  })),
+);
 
-export function ptonV1WalletAddress(owner: Address, minter: Address): Address {
-  return contractAddressOf(ptonV1WalletInit(owner, minter));
-}
+export const ptonV1WalletAddress: (owner: Address, minter: Address) => Address = byIdentity2(
+  (owner, minter) => contractAddressOf(ptonV1WalletInit(owner, minter)),
+);
 
-export function ptonV2WalletAddress(owner: Address, minter: Address): Address {
-  return contractAddressOf(ptonV2WalletInit(owner, minter));
-}
+export const ptonV2WalletAddress: (owner: Address, minter: Address) => Address = byIdentity2(
+  (owner, minter) => contractAddressOf(ptonV2WalletInit(owner, minter)),
+);

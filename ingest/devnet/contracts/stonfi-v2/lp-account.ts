@@ -6,12 +6,7 @@
  * self-destructs (mode 128+32) whenever it forwards everything; see `V2LpAccountState.destroyed`.
  */
 import { type Address, Cell } from "@ton/core";
-import {
-  decodeStonfiV2AddLiquidity,
-  decodeStonfiV2DirectAddLiquidity,
-  decodeStonfiV2RefundMe,
-  STONFI_V2_OP,
-} from "../../../../dex/codecs/index.ts";
+import { decodeStonfiV2RefundMe, STONFI_V2_OP } from "../../../../dex/codecs/index.ts";
 import { preloadOp, readCell } from "../../chain/cell-reader.ts";
 import { beginFast } from "../../chain/cell-writer.ts";
 import { COMPUTE_FEE, FORWARD_FEE } from "../../chain/fees.ts";
@@ -24,6 +19,7 @@ import {
   type OutgoingMessage,
   SendMode,
 } from "../../chain/types.ts";
+import { decodeStonfiV2AddLiquidity, decodeStonfiV2DirectAddLiquidity } from "../decode.ts";
 import { encodeStonfiV2CbAddLiquidity, encodeStonfiV2CbRefundMe } from "../encode.ts";
 import { ACCOUNT_GONE, DIRECT_ADD_MIN, LP_ACCOUNT_KEEP, REFUND_ME_MIN, V2_ERROR } from "./constants.ts";
 import { carry, excesses, isStdWc0, message, parseOr9, stackAddress, stackInt } from "./messages.ts";

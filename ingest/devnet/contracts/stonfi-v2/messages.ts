@@ -3,7 +3,7 @@
  * project's codecs (dex/codecs); layouts: shared/reference/contracts.md §3.5 (router refund), §3.6
  * (pay_to, payout transfer), §3.10 (get-method stacks).
  */
-import { type Address, beginCell, type Cell, type StateInit, type TupleItem } from "@ton/core";
+import { type Address, beginCell, Cell, type StateInit, type TupleItem } from "@ton/core";
 import { readCell } from "../../chain/cell-reader.ts";
 import { COMPUTE_FEE } from "../../chain/fees.ts";
 import { addressSliceCell } from "../../chain/memo.ts";
@@ -96,7 +96,7 @@ export function jettonTransferBody(f: {
         }
       : f.forward.payload
         ? { inRef: true, payload: f.forward.payload }
-        : { inRef: false, payload: beginCell().endCell() };
+        : { inRef: false, payload: Cell.EMPTY };
   return encodeJettonTransfer({
     kind: "jetton.transfer",
     queryId: f.queryId,

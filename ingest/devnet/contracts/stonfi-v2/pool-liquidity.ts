@@ -7,17 +7,17 @@
  */
 import { type Address, beginCell, type Cell } from "@ton/core";
 import { provide as ammProvide } from "../../../../dex/amm/index.ts";
-import {
-  decodeStonfiV2ProvideLpPayload,
-  type StonfiV2CbAddLiquidity,
-  type StonfiV2ProvideLp,
-  type StonfiV2ProvideLpPayload,
+import type {
+  StonfiV2CbAddLiquidity,
+  StonfiV2ProvideLp,
+  StonfiV2ProvideLpPayload,
 } from "../../../../dex/codecs/index.ts";
 import { STONFI_EXIT_CODE } from "../../../../dex/exit-codes.ts";
 import { readCell } from "../../chain/cell-reader.ts";
 import { contractAddressOf } from "../../chain/memo.ts";
 import type { TruthEvent } from "../../chain/truth.ts";
 import type { ExecutionContext, HandlerResult, InboundInternal } from "../../chain/types.ts";
+import { decodeStonfiV2ProvideLpPayload } from "../decode.ts";
 import { encodeJettonInternalTransfer, encodeStonfiV2AddLiquidity } from "../encode.ts";
 import { MINT_KEEP, V2_ERROR } from "./constants.ts";
 import { carry, inboundLeft, isStdWc0, message, parseOr9, payToBody, required } from "./messages.ts";

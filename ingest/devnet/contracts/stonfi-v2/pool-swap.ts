@@ -6,13 +6,7 @@
  */
 import type { Address, Cell } from "@ton/core";
 import { swap as ammSwap, type SwapResult } from "../../../../dex/amm/index.ts";
-import {
-  decodeStonfiV2CrossSwapPayload,
-  decodeStonfiV2SwapPayload,
-  STONFI_V2_OP,
-  type StonfiV2Swap,
-  type StonfiV2SwapPayload,
-} from "../../../../dex/codecs/index.ts";
+import { STONFI_V2_OP, type StonfiV2Swap, type StonfiV2SwapPayload } from "../../../../dex/codecs/index.ts";
 import { readCell } from "../../chain/cell-reader.ts";
 import type { TruthEvent, TruthValue } from "../../chain/truth.ts";
 import {
@@ -22,6 +16,7 @@ import {
   type InboundInternal,
   type OutgoingMessage,
 } from "../../chain/types.ts";
+import { decodeStonfiV2CrossSwapPayload, decodeStonfiV2SwapPayload } from "../decode.ts";
 import { encodeStonfiV2PayVault } from "../encode.ts";
 import { PAY_VAULT_VALUE, V2_ERROR } from "./constants.ts";
 import { inboundLeft, isStdWc0, message, parseOr9, payToBody } from "./messages.ts";

@@ -7,7 +7,6 @@
 import { beginCell, type Cell, type Slice, type TupleItem } from "@ton/core";
 import {
   decodeStonfiV2BurnNotificationExt,
-  decodeStonfiV2CbAddLiquidity,
   decodeStonfiV2CbRefundMe,
   decodeStonfiV2ProvideLp,
   decodeStonfiV2Swap,
@@ -23,6 +22,7 @@ import {
   type HandlerResult,
   type InboundInternal,
 } from "../../chain/types.ts";
+import { decodeStonfiV2CbAddLiquidity } from "../decode.ts";
 import { V2_ERROR, V2_LP_WALLET_CODE } from "./constants.ts";
 import { argAddress, parseOr9, stackAddress, stackCell, stackInt, stackString } from "./messages.ts";
 import { poolSetFees, poolSetParams, poolSetRate, poolUpdateStatus } from "./pool-admin.ts";

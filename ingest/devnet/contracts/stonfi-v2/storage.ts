@@ -7,6 +7,7 @@
 import { type Address, beginCell, type Cell, type Slice, type StateInit } from "@ton/core";
 import type { Begin } from "../../chain/cell-writer.ts";
 import { addressKey, cached, contractAddressOf } from "../../chain/memo.ts";
+import { byIdentity2, byIdentity3 } from "../identity-memo.ts";
 import { orderWallets } from "../token-order.ts";
 import {
   DEFAULT_LP_FEE,
@@ -167,20 +168,26 @@ export function parsePoolData(data: Cell, type: V2RouterType): V2PoolState {
   return { type, router, token0, token1, ...head, ...typed };
 }
 
+/** Per router type, `v2PoolInit` of (router, walletA, walletB) memoised by identity (../identity-memo.ts). */
+const poolInitsByType = new Map<V2RouterType, (router: Address, a: Address, b: Address) => StateInit>();
+
 export function v2PoolInit(
   router: Address,
   walletA: Address,
   walletB: Address,
   type: V2RouterType,
 ): StateInit {
-  return cached(
-    inits,
-    `pool${type}${addressKey(router)}${addressKey(walletA)}${addressKey(walletB)}`,
-    () => ({
-      code: V2_POOL_CODE[type],
-      data: poolDataCell(initialPoolState(type, router, walletA, walletB)),
-    }),
-  );
+  let byWallets = poolInitsByType.get(type);
+  if (byWallets === undefined) {
+    byWallets = byIdentity3((r: Address, a: Address, b: Address) =>
+      cached(inits, `pool${type}${addressKey(r)}${addressKey(a)}${addressKey(b)}`, () => ({
+        code: V2_POOL_CODE[type],
+        data: poolDataCell(initialPoolState(type, r, a, b)),
+      })),
+    );
+    poolInitsByType.set(type, byWallets);
+  }
+  return byWallets(router, walletA, walletB);
 }
 
 /** The pool of (walletA, walletB) in any order, as the router's `get_pool_address` derives it. */
@@ -214,12 +221,12 @@ export function parseLpAccountData(data: Cell): V2LpAccountState {
   return { user, pool, amount0: s.loadCoins(), amount1: s.loadCoins(), destroyed: false };
 }
 
-export function v2LpAccountInit(user: Address, pool: Address): StateInit {
-  return cached(inits, `lpAccount${addressKey(user)}${addressKey(pool)}`, () => ({
+export const v2LpAccountInit: (user: Address, pool: Address) => StateInit = byIdentity2((user, pool) =>
+  cached(inits, `lpAccount${addressKey(user)}${addressKey(pool)}`, () => ({
     code: V2_LP_ACCOUNT_CODE,
     data: lpAccountDataCell({ user, pool, amount0: 0n, amount1: 0n }),
-  }));
-}
+  })),
+);
 
 export const v2LpAccountAddress = (user: Address, pool: Address): Address =>
   contractAddressOf(v2LpAccountInit(user, pool));
@@ -239,12 +246,12 @@ export function parseLpWalletData(data: Cell): V2LpWalletState {
   return { balance: s.loadCoins(), owner: s.loadAddress(), pool: s.loadAddress() };
 }
 
-export function v2LpWalletInit(owner: Address, pool: Address): StateInit {
-  return cached(inits, `lpWallet${addressKey(owner)}${addressKey(pool)}`, () => ({
+export const v2LpWalletInit: (owner: Address, pool: Address) => StateInit = byIdentity2((owner, pool) =>
+  cached(inits, `lpWallet${addressKey(owner)}${addressKey(pool)}`, () => ({
     code: V2_LP_WALLET_CODE,
     data: lpWalletDataCell({ balance: 0n, owner, pool }),
-  }));
-}
+  })),
+);
 
 export const v2LpWalletAddress = (owner: Address, pool: Address): Address =>
   contractAddressOf(v2LpWalletInit(owner, pool));
@@ -272,12 +279,13 @@ export function parseVaultData(data: Cell): V2VaultState {
 }
 
 /** Vault of (owner = referrer, token = the router's jetton wallet of the fee token) on `router` (§3.2). */
-export function v2VaultInit(router: Address, owner: Address, tokenWallet: Address): StateInit {
-  return cached(inits, `vault${addressKey(router)}${addressKey(owner)}${addressKey(tokenWallet)}`, () => ({
-    code: V2_VAULT_CODE,
-    data: vaultDataCell({ owner, token: tokenWallet, router, deposited: 0n }),
-  }));
-}
+export const v2VaultInit: (router: Address, owner: Address, tokenWallet: Address) => StateInit = byIdentity3(
+  (router, owner, tokenWallet) =>
+    cached(inits, `vault${addressKey(router)}${addressKey(owner)}${addressKey(tokenWallet)}`, () => ({
+      code: V2_VAULT_CODE,
+      data: vaultDataCell({ owner, token: tokenWallet, router, deposited: 0n }),
+    })),
+);
 
 export const v2VaultAddress = (router: Address, owner: Address, tokenWallet: Address): Address =>
   contractAddressOf(v2VaultInit(router, owner, tokenWallet));
