@@ -28,6 +28,10 @@ const NIBBLE = (() => {
   return t;
 })();
 
+/** Digit `j` of `hex` left-padded with `pad` zeros (a function, not a closure per call: this runs per wide value). */
+const nibble = (hex: string, pad: number, j: number): number =>
+  j < pad ? 0 : NIBBLE[hex.charCodeAt(j - pad)]!;
+
 /**
  * Scratch buffers for writers, recycled on `end()`: each holds the standard representation being built
  * (d1, d2, up to 128 data bytes, then up to 4 × (2-byte depth + 32-byte hash)), so the hash is taken
@@ -180,14 +184,15 @@ export class CellWriter {
     if (this.#len + bytes * 8 > MAX_BITS) throw new Error("cell overflow: more than 1023 bits");
     // Digit j of the padded value is hex[j - pad], or 0 when j < pad.
     const pad = 2 * bytes - hex.length;
-    const nibble = (j: number): number => (j < pad ? 0 : NIBBLE[hex.charCodeAt(j - pad)]!);
     if ((this.#len & 7) === 0) {
       const buf = this.#buf;
       const at = 2 + (this.#len >> 3);
-      for (let i = 0; i < bytes; i++) buf[at + i] = (nibble(2 * i) << 4) | nibble(2 * i + 1);
+      for (let i = 0; i < bytes; i++)
+        buf[at + i] = (nibble(hex, pad, 2 * i) << 4) | nibble(hex, pad, 2 * i + 1);
       this.#len += bytes * 8;
     } else {
-      for (let i = 0; i < bytes; i++) this.#put((nibble(2 * i) << 4) | nibble(2 * i + 1), 8);
+      for (let i = 0; i < bytes; i++)
+        this.#put((nibble(hex, pad, 2 * i) << 4) | nibble(hex, pad, 2 * i + 1), 8);
     }
     return this;
   }

@@ -146,7 +146,7 @@ export class Chain {
     this.#queue = [];
     const ids = { mc_seqno, shard: SHARD_ID, block_seqno: mc_seqno };
     // Each transaction is recorded as soon as it runs, so its cell tree (transaction, description, state
-    // update) dies young instead of surviving the block: that survival was most of the scavenger's work.
+    // update) dies young instead of surviving the block and being copied by the young-generation collector.
     const done: Done[] = [];
     for (const pending of batch) {
       const result = this.#deliver(pending, startLt, utime);

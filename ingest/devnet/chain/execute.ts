@@ -137,6 +137,9 @@ function stateHash(account: Account | undefined): Buffer {
   return hash;
 }
 
+/** The storage phase of every devnet transaction (no storage fees are charged): one shared, frozen object. */
+const NO_STORAGE_FEES = Object.freeze({ storageFeesCollected: 0n, statusChange: "unchanged" as const });
+
 type Outcome = {
   balance: bigint;
   fees: bigint;
@@ -178,7 +181,7 @@ function run(input: ExecuteInput): Outcome | null {
   const description: TransactionDescriptionGeneric = {
     type: "generic",
     creditFirst: !(internal?.bounce ?? false),
-    storagePhase: { storageFeesCollected: 0n, statusChange: "unchanged" },
+    storagePhase: NO_STORAGE_FEES,
     creditPhase: internal ? { credit: { coins: value } } : undefined,
     computePhase: compute.phase,
     actionPhase: actions ? actionPhaseOf(actions, compute.run!.outMessages.length) : undefined,
