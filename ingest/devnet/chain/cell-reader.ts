@@ -1,5 +1,5 @@
 /**
- * `CellReader`: reads a cell's bits straight from its padded bytes (./fast-cell.ts `dataOf`), for the
+ * `CellReader`: reads a cell's bits straight from its padded bytes (its FastCell's `data`), for the
  * contracts' body parsing. @ton/core's `Slice` reads through a `BitReader` one bit at a time (a bigint per
  * field, a bounds-checked `BitString.at` per bit) and needs a `Slice` and a `BitReader` object per parse;
  * on the devnet every message body is parsed once by its receiver.
@@ -12,7 +12,7 @@
  */
 import { Address, type Cell, type Slice } from "@ton/core";
 import { CellWriter } from "./cell-writer.ts";
-import { type AnyCell, bitsOf, dataOf, FastCell, toTonCell } from "./fast-cell.ts";
+import { type AnyCell, FastCell, fastOf, toTonCell } from "./fast-cell.ts";
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
@@ -29,17 +29,21 @@ const addresses = new Map<string, Address>();
 let EMPTY: Cell | undefined;
 
 export class CellReader {
-  readonly #cell: AnyCell;
+  readonly #cell: FastCell;
   readonly #data: Uint8Array;
   readonly #bits: number;
   #offset = 0;
   #ref = 0;
 
   constructor(cell: AnyCell) {
-    if (!(cell instanceof FastCell) && cell.isExotic) throw new Error("Exotic cells cannot be parsed");
-    this.#cell = cell;
-    this.#data = dataOf(cell);
-    this.#bits = bitsOf(cell);
+    // The FastCell standing for a @ton/core cell (the one behind a `toTonCell` view, or one made from its
+    // bits once): its bytes and refs are read as they are, without a view materialising a BitString and a
+    // refs array per body. An exotic cell has none and is refused, as @ton/core's `beginParse` refuses it.
+    const fast = cell instanceof FastCell ? cell : fastOf(cell);
+    if (fast === null) throw new Error("Exotic cells cannot be parsed");
+    this.#cell = fast;
+    this.#data = fast.data;
+    this.#bits = fast.bits;
   }
 
   get remainingBits(): number {

@@ -7,16 +7,7 @@
  */
 import { hash as nodeHash } from "node:crypto";
 import { Address, type BitString, type Builder, type Cell, ExternalAddress, type Slice } from "@ton/core";
-import {
-  type AnyCell,
-  bitsOf,
-  dataOf,
-  depthOf,
-  descriptor2,
-  FastCell,
-  hashOf,
-  toTonCell,
-} from "./fast-cell.ts";
+import { type AnyCell, depthOf, descriptor2, FastCell, fastOf, hashOf, toTonCell } from "./fast-cell.ts";
 
 const MAX_BITS = 1023;
 const TWO_32 = 2 ** 32;
@@ -282,14 +273,16 @@ export class CellWriter {
 
   /** Appends a whole cell's bits and refs (@ton/core's `storeSlice(cell.beginParse())`). */
   append(cell: AnyCell): this {
-    if (!(cell instanceof FastCell) && cell.isExotic) throw new Error("exotic cells cannot be parsed");
-    const data = dataOf(cell);
-    const bits = bitsOf(cell);
+    // Read from the FastCell standing for the cell (content-equal refs, so the same result), which spares
+    // a `toTonCell` view its BitString and refs array; an exotic cell has none.
+    const fast = cell instanceof FastCell ? cell : fastOf(cell);
+    if (fast === null) throw new Error("exotic cells cannot be parsed");
+    const { data, bits } = fast;
     const whole = bits >> 3;
     for (let i = 0; i < whole; i++) this.#put(data[i]!, 8);
     const rest = bits & 7;
     if (rest > 0) this.#put(data[whole]! >> (8 - rest), rest);
-    for (const r of cell.refs) this.ref(r);
+    for (const r of fast.refs) this.ref(r);
     return this;
   }
 

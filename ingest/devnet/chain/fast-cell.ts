@@ -80,7 +80,18 @@ function tonHash(cell: Cell): Buffer {
 
 export const hashOf = (c: AnyCell): Buffer => (c instanceof FastCell ? c.hash : tonHash(c));
 export const depthOf = (c: AnyCell): number => (c instanceof FastCell ? c.depth : c.depth(0));
-export const bitsOf = (c: AnyCell): number => (c instanceof FastCell ? c.bits : c.bits.length);
+/** Bits of any cell; a `toTonCell` view answers from its FastCell (its `bits` getter would build a BitString). */
+export function bitsOf(c: AnyCell): number {
+  if (c instanceof FastCell) return c.bits;
+  const view: unknown = c;
+  return view instanceof TonView ? view.fast.bits : c.bits.length;
+}
+
+/** Refs of any cell, counted; as `bitsOf`, without a view building its refs array. */
+export function refCountOf(c: AnyCell): number {
+  const view: unknown = c;
+  return view instanceof TonView ? view.fast.refs.length : c.refs.length;
+}
 
 export function keyOf(c: AnyCell): string {
   if (c instanceof FastCell) return c.key;

@@ -23,7 +23,7 @@ import {
   type TransactionDescriptionGeneric,
 } from "@ton/core";
 import { CellWriter } from "./cell-writer.ts";
-import { type AnyCell, bitsOf, type FastCell, fastOf } from "./fast-cell.ts";
+import { type AnyCell, bitsOf, type FastCell, fastOf, refCountOf } from "./fast-cell.ts";
 
 const stateInits = new WeakMap<StateInit, AnyCell>();
 
@@ -84,7 +84,7 @@ export function writeMessage(message: Message): FastCell {
   }
   // A ref to the body's FastCell (content-equal, so the same hash and BOC): the size count and the BOC
   // walks of this message then find it, and the cells under it, without a lookup per @ton/core cell.
-  if (1023 - w.bits - 1 < bitsOf(body) || w.refCount + body.refs.length > 4)
+  if (1023 - w.bits - 1 < bitsOf(body) || w.refCount + refCountOf(body) > 4)
     w.bit(1).ref(fastOf(body) ?? body);
   else w.bit(0).append(body);
   return w.end();
@@ -109,7 +109,7 @@ export function writeRelaxedInternal(m: RelaxedInternal): FastCell {
     w.bit(0);
   }
   const body = m.body;
-  if (1023 - w.bits - 1 >= bitsOf(body) && w.refCount + body.refs.length <= 4 && !body.isExotic) {
+  if (1023 - w.bits - 1 >= bitsOf(body) && w.refCount + refCountOf(body) <= 4 && !body.isExotic) {
     w.bit(0).append(body);
   } else {
     w.bit(1).ref(body);

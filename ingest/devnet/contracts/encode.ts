@@ -1,10 +1,11 @@
 /**
- * The dex/codecs encoders the devnet contracts send, run on the chain's byte-wise CellWriter
- * (`fastEncoder` in ../chain/cell-writer.ts): the same cells as `encodeX` of dex/codecs, without @ton/core's
- * bit-by-bit Builder, which was the largest share of the contracts' own time. Same names as in dex/codecs,
- * so a contract imports its encoders from here and everything else from dex/codecs. Layouts with a nested
- * ref group go through ./layout.ts `layoutEncoder`, which builds the nested ref with a CellWriter too.
- * test/unit/ingest/devnet/fast-encode.test.ts compares every codec's writer both ways on random records.
+ * The dex/codecs encoders the devnet contracts send, run on the chain's byte-wise CellWriter: the same
+ * cells as `encodeX` of dex/codecs, without @ton/core's bit-by-bit Builder, which was the largest share of
+ * the contracts' own time. Same names as in dex/codecs, so a contract imports its encoders from here and
+ * everything else from dex/codecs. Layout codecs go through ./layout.ts `layoutEncoder` (the layout
+ * compiled once, nested refs built with CellWriters too); hand-written codecs run their own `store` on a
+ * CellWriter (`fastEncoder` in ../chain/cell-writer.ts). test/unit/ingest/devnet/contracts-codecs.test.ts
+ * compares every encoder here with dex/codecs' on random records.
  */
 import type { Builder, Cell } from "@ton/core";
 import {
@@ -72,41 +73,41 @@ function eitherTailEncoder<T extends { forwardPayload: EitherPayload | null }>(c
   };
 }
 
-export const encodeJettonBurnNotification = fastEncoder(jettonBurnNotificationCodec);
-export const encodeJettonExcesses = fastEncoder(jettonExcessesCodec);
+export const encodeJettonBurnNotification = layoutEncoder(jettonBurnNotificationCodec);
+export const encodeJettonExcesses = layoutEncoder(jettonExcessesCodec);
 export const encodeJettonInternalTransfer = eitherTailEncoder(jettonInternalTransferCodec);
 export const encodeJettonTakeWalletAddress = fastEncoder(jettonTakeWalletAddressCodec);
 export const encodeJettonTransfer = eitherTailEncoder(jettonTransferCodec);
 export const encodeJettonTransferNotification = eitherTailEncoder(jettonTransferNotificationCodec);
-export const encodePtonV2InternalDeploy = fastEncoder(ptonV2InternalDeployCodec);
+export const encodePtonV2InternalDeploy = layoutEncoder(ptonV2InternalDeployCodec);
 export const encodePtonV2TonTransfer = fastEncoder(ptonV2TonTransferCodec);
-export const encodeStonfiV1AddLiquidity = fastEncoder(stonfiV1AddLiquidityCodec);
-export const encodeStonfiV1BurnNotification = fastEncoder(stonfiV1BurnNotificationCodec);
-export const encodeStonfiV1CbAddLiquidity = fastEncoder(stonfiV1CbAddLiquidityCodec);
-export const encodeStonfiV1CbRefundMe = fastEncoder(stonfiV1CbRefundMeCodec);
-export const encodeStonfiV1CollectFees = fastEncoder(stonfiV1CollectFeesCodec);
+export const encodeStonfiV1AddLiquidity = layoutEncoder(stonfiV1AddLiquidityCodec);
+export const encodeStonfiV1BurnNotification = layoutEncoder(stonfiV1BurnNotificationCodec);
+export const encodeStonfiV1CbAddLiquidity = layoutEncoder(stonfiV1CbAddLiquidityCodec);
+export const encodeStonfiV1CbRefundMe = layoutEncoder(stonfiV1CbRefundMeCodec);
+export const encodeStonfiV1CollectFees = layoutEncoder(stonfiV1CollectFeesCodec);
 export const encodeStonfiV1ExitCodePayload = fastEncoder(stonfiV1ExitCodePayloadCodec);
-export const encodeStonfiV1InitAdminUpgrade = fastEncoder(stonfiV1InitAdminUpgradeCodec);
+export const encodeStonfiV1InitAdminUpgrade = layoutEncoder(stonfiV1InitAdminUpgradeCodec);
 export const encodeStonfiV1PayTo = fastEncoder(stonfiV1PayToCodec);
-export const encodeStonfiV1ProvideLp = fastEncoder(stonfiV1ProvideLpCodec);
-export const encodeStonfiV1ResetPoolGas = fastEncoder(stonfiV1ResetPoolGasCodec);
+export const encodeStonfiV1ProvideLp = layoutEncoder(stonfiV1ProvideLpCodec);
+export const encodeStonfiV1ResetPoolGas = layoutEncoder(stonfiV1ResetPoolGasCodec);
 export const encodeStonfiV1SetFees = layoutEncoder(stonfiV1SetFeesCodec);
-export const encodeStonfiV1SetFeesPool = fastEncoder(stonfiV1SetFeesPoolCodec);
+export const encodeStonfiV1SetFeesPool = layoutEncoder(stonfiV1SetFeesPoolCodec);
 export const encodeStonfiV1Swap = fastEncoder(stonfiV1SwapCodec);
 export const encodeStonfiV2AddLiquidity = layoutEncoder(stonfiV2AddLiquidityCodec);
-export const encodeStonfiV2BurnNotificationExt = fastEncoder(stonfiV2BurnNotificationExtCodec);
+export const encodeStonfiV2BurnNotificationExt = layoutEncoder(stonfiV2BurnNotificationExtCodec);
 export const encodeStonfiV2CbAddLiquidity = layoutEncoder(stonfiV2CbAddLiquidityCodec);
-export const encodeStonfiV2CbRefundMe = fastEncoder(stonfiV2CbRefundMeCodec);
+export const encodeStonfiV2CbRefundMe = layoutEncoder(stonfiV2CbRefundMeCodec);
 export const encodeStonfiV2ExitCodePayload = fastEncoder(stonfiV2ExitCodePayloadCodec);
-export const encodeStonfiV2InternalSetFees = fastEncoder(stonfiV2InternalSetFeesCodec);
+export const encodeStonfiV2InternalSetFees = layoutEncoder(stonfiV2InternalSetFeesCodec);
 export const encodeStonfiV2InternalSetParams = fastEncoder(stonfiV2InternalSetParamsCodec);
-export const encodeStonfiV2InternalUpdateStatus = fastEncoder(stonfiV2InternalUpdateStatusCodec);
+export const encodeStonfiV2InternalUpdateStatus = layoutEncoder(stonfiV2InternalUpdateStatusCodec);
 export const encodeStonfiV2PayTo = layoutEncoder(stonfiV2PayToCodec);
 export const encodeStonfiV2PayVault = layoutEncoder(stonfiV2PayVaultCodec);
-export const encodeStonfiV2ProvideLp = fastEncoder(stonfiV2ProvideLpCodec);
+export const encodeStonfiV2ProvideLp = layoutEncoder(stonfiV2ProvideLpCodec);
 export const encodeStonfiV2SetFees = layoutEncoder(stonfiV2SetFeesCodec);
 export const encodeStonfiV2SetParams = fastEncoder(stonfiV2SetParamsCodec);
-export const encodeStonfiV2Swap = fastEncoder(stonfiV2SwapCodec);
-export const encodeStonfiV2UpdatePoolStatus = fastEncoder(stonfiV2UpdatePoolStatusCodec);
-export const encodeStonfiV2VaultDepositRefFee = fastEncoder(stonfiV2VaultDepositRefFeeCodec);
-export const encodeStonfiV2VaultPayTo = fastEncoder(stonfiV2VaultPayToCodec);
+export const encodeStonfiV2Swap = layoutEncoder(stonfiV2SwapCodec);
+export const encodeStonfiV2UpdatePoolStatus = layoutEncoder(stonfiV2UpdatePoolStatusCodec);
+export const encodeStonfiV2VaultDepositRefFee = layoutEncoder(stonfiV2VaultDepositRefFeeCodec);
+export const encodeStonfiV2VaultPayTo = layoutEncoder(stonfiV2VaultPayToCodec);

@@ -1,93 +1,151 @@
 /**
- * Encoders and decoders for the declarative layouts of dex/codecs/layout.ts that nest fields in a ref
- * (`{ ref: Layout }`: the amounts of pay_to, the tail of a swap payload...). dex/codecs builds such a ref
- * with @ton/core's `beginCell()` and parses it with `loadRef().beginParse()`, a bit-by-bit Builder and a
- * materialised BitString per message even when the outer cell goes through the chain's CellWriter and
- * CellReader. Here a layout is split at its ref groups: each run of plain fields still goes through
- * dex/codecs' own `writeLayout`/`readLayout` (so the wire format stays defined there), and only the ref
- * groups are built with a CellWriter and read with a CellReader. The result is the same cell, record and
- * failure as the codec's `store`/`decode`.
+ * Encoders and decoders for the declarative layouts of dex/codecs/layout.ts, compiled once per codec.
+ * dex/codecs interprets a layout on every message (`readLayout`/`writeLayout` walk its keys and switch on
+ * each leaf's name), builds a nested ref (`{ ref: Layout }`: the amounts of pay_to, the tail of a swap
+ * payload...) with @ton/core's bit-by-bit `beginCell()` and parses it with `loadRef().beginParse()`, a
+ * materialised BitString per message. Here a layout becomes a list of field steps up front, each one call
+ * of the same Slice/Builder method dex/codecs' `readLeaf`/`writeLeaf` makes for that leaf, so the wire
+ * format, the records (same keys in the same order) and the failures stay dex/codecs'; ref groups are
+ * built with a CellWriter and read with a CellReader. test/unit/ingest/devnet/contracts-codecs.test.ts
+ * compares every codec compiled here with dex/codecs on random, truncated and over-long cells.
  */
-import type { Builder, Cell, Slice } from "@ton/core";
+import type { Address, Builder, Cell, Slice } from "@ton/core";
 import { end, loadHead, loadOp, storeHead } from "../../../dex/codecs/common.ts";
-import { type Layout, type LayoutCodec, readLayout, writeLayout } from "../../../dex/codecs/layout.ts";
+import type { Layout, LayoutCodec, Leaf } from "../../../dex/codecs/layout.ts";
 import { readCell } from "../chain/cell-reader.ts";
 import { CellWriter } from "../chain/cell-writer.ts";
 import { toTonCell } from "../chain/fast-cell.ts";
 
 type Rec = Record<string, unknown>;
-/** A run of plain fields (a sub-layout in wire order), or the parts of one nested ref. */
-type Part = { readonly fields: Layout } | { readonly ref: readonly Part[] };
+type ReadStep = (s: Slice, into: Rec) => void;
+type WriteStep = (w: CellWriter, from: Rec) => void;
 
-/** Splits `layout` at its ref groups, keeping the wire order. */
-function partsOf(layout: Layout): Part[] {
-  const parts: Part[] = [];
-  let run: Record<string, Layout[string]> | null = null;
+/** Reads one leaf into `into[name]`: the Slice call of dex/codecs' `readLeaf` for that leaf. */
+function leafReader(name: string, leaf: Leaf): ReadStep {
+  switch (leaf) {
+    case "addr":
+      return (s, into) => {
+        into[name] = s.loadMaybeAddress();
+      };
+    case "coins":
+      return (s, into) => {
+        into[name] = s.loadCoins();
+      };
+    case "u8":
+    case "u16":
+    case "u32": {
+      const bits = Number(leaf.slice(1));
+      return (s, into) => {
+        into[name] = s.loadUint(bits);
+      };
+    }
+    case "u64":
+    case "u128": {
+      const bits = Number(leaf.slice(1));
+      return (s, into) => {
+        into[name] = s.loadUintBig(bits);
+      };
+    }
+    case "bool":
+      return (s, into) => {
+        into[name] = s.loadBit();
+      };
+    case "ref":
+      return (s, into) => {
+        into[name] = s.loadRef();
+      };
+    case "maybeRef":
+      return (s, into) => {
+        into[name] = s.loadMaybeRef();
+      };
+  }
+}
+
+/** Writes one leaf from `from[name]`: the Builder call of dex/codecs' `writeLeaf` for that leaf. */
+function leafWriter(name: string, leaf: Leaf): WriteStep {
+  switch (leaf) {
+    case "addr":
+      return (w, from) => w.storeAddress(from[name] as Address | null);
+    case "coins":
+      return (w, from) => w.storeCoins(from[name] as bigint);
+    case "bool":
+      return (w, from) => w.storeBit(from[name] as boolean);
+    case "ref":
+      return (w, from) => w.storeRef(from[name] as Cell);
+    case "maybeRef":
+      return (w, from) => w.storeMaybeRef(from[name] as Cell | null);
+    default: {
+      const bits = Number(leaf.slice(1));
+      return (w, from) => w.storeUint(from[name] as number | bigint, bits);
+    }
+  }
+}
+
+/** The read steps of `layout` in wire order; a closed layout's ref groups must be read to their end. */
+function readSteps(layout: Layout, kind: string, closed: boolean): ReadStep[] {
+  const steps: ReadStep[] = [];
   for (const name in layout) {
     const f = layout[name];
     if (f === undefined) continue;
-    if (typeof f === "string") {
-      if (run === null) {
-        run = {};
-        parts.push({ fields: run });
-      }
-      run[name] = f;
-    } else {
-      run = null;
-      parts.push({ ref: partsOf(f.ref) });
+    if (typeof f === "string") steps.push(leafReader(name, f));
+    else {
+      const inner = readSteps(f.ref, kind, closed);
+      steps.push((s, into) => {
+        const r = readCell(s.loadRef());
+        for (const step of inner) step(r, into);
+        if (closed) end(r, kind);
+      });
     }
   }
-  return parts;
+  return steps;
 }
 
-function writeParts(w: CellWriter, parts: readonly Part[], from: Rec): void {
-  for (const part of parts) {
-    if ("fields" in part) writeLayout(w as unknown as Builder, part.fields, from);
+/** The write steps of `layout` in wire order, each ref group built with its own CellWriter. */
+function writeSteps(layout: Layout): WriteStep[] {
+  const steps: WriteStep[] = [];
+  for (const name in layout) {
+    const f = layout[name];
+    if (f === undefined) continue;
+    if (typeof f === "string") steps.push(leafWriter(name, f));
     else {
-      const r = new CellWriter();
-      writeParts(r, part.ref, from);
-      w.ref(r.end());
+      const inner = writeSteps(f.ref);
+      steps.push((w, from) => {
+        const r = new CellWriter();
+        for (const step of inner) step(r, from);
+        w.ref(r.end());
+      });
     }
   }
-}
-
-function readParts(s: Slice, parts: readonly Part[], into: Rec, kind: string, closed: boolean): void {
-  for (const part of parts) {
-    if ("fields" in part) readLayout(s, part.fields, into, kind, closed);
-    else {
-      const r = readCell(s.loadRef());
-      readParts(r, part.ref, into, kind, closed);
-      if (closed) end(r, kind);
-    }
-  }
+  return steps;
 }
 
 /** `encodeX` of a layout codec (`toCell(codec.store(x))`), built with CellWriters. */
 export function layoutEncoder<T extends { kind: string }>(codec: LayoutCodec<T>): (x: T) => Cell {
-  const parts = partsOf(codec.layout);
+  const steps = writeSteps(codec.layout);
+  const { op, hasQueryId } = codec;
   return (x) => {
     const w = new CellWriter();
     const rec = x as unknown as Rec;
-    if (codec.hasQueryId) storeHead(w as unknown as Builder, codec.op, rec.queryId as bigint);
-    else w.uint(codec.op, 32);
-    writeParts(w, parts, rec);
+    if (hasQueryId) storeHead(w as unknown as Builder, op, rec.queryId as bigint);
+    else w.uint(op, 32);
+    for (const step of steps) step(w, rec);
     return toTonCell(w.end());
   };
 }
 
-/** `codec.decode(readCell(cell))`, the nested refs read with CellReaders too. */
+/** `codec.decode(s)`, the nested refs read with CellReaders. */
 export function layoutDecoder<T extends { kind: string }>(codec: LayoutCodec<T>): (s: Slice) => T {
-  const parts = partsOf(codec.layout);
-  const { kind, op, closed } = codec;
+  const { kind, op, closed, hasQueryId } = codec;
+  const steps = readSteps(codec.layout, kind, closed);
   return (s) => {
     let rec: Rec;
     // The same key order as dex/codecs' records: kind, then query_id.
-    if (codec.hasQueryId) rec = { kind, queryId: loadHead(s, op, kind) };
+    if (hasQueryId) rec = { kind, queryId: loadHead(s, op, kind) };
     else {
       loadOp(s, op, kind);
       rec = { kind };
     }
-    readParts(s, parts, rec, kind, closed);
+    for (const step of steps) step(s, rec);
     if (closed) end(s, kind);
     return rec as T;
   };

@@ -6,11 +6,7 @@
  * address; `provide_wallet_address` → `take_wallet_address`. Bounced messages are ignored (a bounced mint
  * leaves total_supply as it is, like the reference).
  */
-import {
-  decodeJettonBurnNotification,
-  decodeJettonProvideWalletAddress,
-  JETTON_OP,
-} from "../../../../dex/codecs/index.ts";
+import { decodeJettonProvideWalletAddress, JETTON_OP } from "../../../../dex/codecs/index.ts";
 import { beginFast } from "../../chain/cell-writer.ts";
 import { COMPUTE_FEE, FORWARD_FEE } from "../../chain/fees.ts";
 import {
@@ -21,6 +17,7 @@ import {
   type InboundInternal,
   SendMode,
 } from "../../chain/types.ts";
+import { decodeJettonBurnNotification } from "../decode.ts";
 import { encodeJettonExcesses, encodeJettonTakeWalletAddress } from "../encode.ts";
 import {
   type JettonMinterState,

@@ -11,7 +11,6 @@
  */
 import type { Cell, Slice } from "@ton/core";
 import {
-  decodeJettonBurn,
   decodeJettonInternalTransfer,
   decodeJettonTransfer,
   JETTON_OP,
@@ -29,6 +28,7 @@ import {
   type OutgoingMessage,
   SendMode,
 } from "../../chain/types.ts";
+import { decodeJettonBurn } from "../decode.ts";
 import {
   encodeJettonBurnNotification,
   encodeJettonExcesses,

@@ -6,7 +6,6 @@
  */
 import type { Address } from "@ton/core";
 import {
-  decodeJettonBurn,
   decodeJettonInternalTransfer,
   decodeJettonTransfer,
   JETTON_OP,
@@ -25,6 +24,7 @@ import {
   type OutgoingMessage,
   SendMode,
 } from "../../chain/types.ts";
+import { decodeJettonBurn } from "../decode.ts";
 import {
   encodeJettonInternalTransfer,
   encodeJettonTransferNotification,

@@ -5,13 +5,7 @@
  * and answers the get-methods. Bounced messages are ignored.
  */
 import { beginCell, type Cell, type Slice, type TupleItem } from "@ton/core";
-import {
-  decodeStonfiV2BurnNotificationExt,
-  decodeStonfiV2CbRefundMe,
-  decodeStonfiV2ProvideLp,
-  decodeStonfiV2Swap,
-  STONFI_V2_OP,
-} from "../../../../dex/codecs/index.ts";
+import { STONFI_V2_OP } from "../../../../dex/codecs/index.ts";
 import { preloadOp, readCell } from "../../chain/cell-reader.ts";
 import { beginFast } from "../../chain/cell-writer.ts";
 import {
@@ -22,7 +16,13 @@ import {
   type HandlerResult,
   type InboundInternal,
 } from "../../chain/types.ts";
-import { decodeStonfiV2CbAddLiquidity } from "../decode.ts";
+import {
+  decodeStonfiV2BurnNotificationExt,
+  decodeStonfiV2CbAddLiquidity,
+  decodeStonfiV2CbRefundMe,
+  decodeStonfiV2ProvideLp,
+  decodeStonfiV2Swap,
+} from "../decode.ts";
 import { V2_ERROR, V2_LP_WALLET_CODE } from "./constants.ts";
 import { argAddress, parseOr9, stackAddress, stackCell, stackInt, stackString } from "./messages.ts";
 import { poolSetFees, poolSetParams, poolSetRate, poolUpdateStatus } from "./pool-admin.ts";

@@ -6,7 +6,7 @@
  * (§8.11) and accepts each request only from the contract it can derive (82 otherwise).
  */
 import type { Address, Cell } from "@ton/core";
-import { decodeStonfiV2VaultPayTo, STONFI_V2_OP } from "../../../../dex/codecs/index.ts";
+import { STONFI_V2_OP } from "../../../../dex/codecs/index.ts";
 import { preloadOp, readCell } from "../../chain/cell-reader.ts";
 import { contractAddressOf } from "../../chain/memo.ts";
 import {
@@ -15,7 +15,7 @@ import {
   type HandlerResult,
   type InboundInternal,
 } from "../../chain/types.ts";
-import { decodeStonfiV2PayTo, decodeStonfiV2PayVault } from "../decode.ts";
+import { decodeStonfiV2PayTo, decodeStonfiV2PayVault, decodeStonfiV2VaultPayTo } from "../decode.ts";
 import { encodeStonfiV2VaultDepositRefFee } from "../encode.ts";
 import { CROSS_SWAP_RESERVE, PAYOUT_KEEP, V2_ERROR } from "./constants.ts";
 import { carry, jettonTransferBody, parseOr9, required } from "./messages.ts";

@@ -5,11 +5,7 @@
  * vault (mode 128+32; see `V2VaultState.destroyed`); the next deposit redeploys it with its StateInit.
  * Ground truth: `vault_deposit` and `vault_withdrawal` on the vault's transaction.
  */
-import {
-  decodeStonfiV2VaultDepositRefFee,
-  decodeStonfiV2VaultWithdrawFee,
-  STONFI_V2_VAULT_OP,
-} from "../../../../dex/codecs/index.ts";
+import { decodeStonfiV2VaultWithdrawFee, STONFI_V2_VAULT_OP } from "../../../../dex/codecs/index.ts";
 import { preloadOp, readCell } from "../../chain/cell-reader.ts";
 import { beginFast } from "../../chain/cell-writer.ts";
 import {
@@ -20,6 +16,7 @@ import {
   type InboundInternal,
   SendMode,
 } from "../../chain/types.ts";
+import { decodeStonfiV2VaultDepositRefFee } from "../decode.ts";
 import { encodeStonfiV2VaultPayTo } from "../encode.ts";
 import { ACCOUNT_GONE, V2_ERROR, WITHDRAW_MIN } from "./constants.ts";
 import { excesses, message, parseOr9, stackAddress, stackInt } from "./messages.ts";
