@@ -35,8 +35,22 @@ type Scratch = {
   /** `bytes.subarray(0, n)` per length n, made once: the hash input without a view object per cell. */
   prefixes: Uint8Array[];
   views: Uint8Array[];
+  /**
+   * The refs being added (null past `refCount`): the finished cell gets an array of exactly its refs,
+   * where growing an empty array by `push` gave every cell room for 16.
+   */
+  refs: (AnyCell | null)[];
 };
 const scratch: Scratch[] = [];
+/** The refs of every cell without refs (`FastCell.refs` is read-only). */
+const NO_REFS: readonly AnyCell[] = Object.freeze([]);
+
+const newScratch = (): Scratch => ({
+  bytes: new Uint8Array(REPR_BYTES),
+  prefixes: [],
+  views: [],
+  refs: [null, null, null, null],
+});
 
 /** `bytes.subarray(2, 2 + size)` per size, made once: the data bytes. */
 function dataView(s: Scratch, size: number): Uint8Array {
@@ -78,17 +92,17 @@ function carve(size: number): Uint8Array {
 /** Builds one ordinary cell; the same checks as @ton/core's Builder (1023 bits, 4 refs, value ranges). */
 export class CellWriter {
   /** Data bits start at byte 2 of this buffer (after the two descriptor bytes). */
-  #scratch: Scratch = scratch.pop() ?? { bytes: new Uint8Array(REPR_BYTES), prefixes: [], views: [] };
+  #scratch: Scratch = scratch.pop() ?? newScratch();
   #buf = this.#scratch.bytes;
   #len = 0;
-  readonly #refs: AnyCell[] = [];
+  #refCount = 0;
 
   get bits(): number {
     return this.#len;
   }
 
   get refCount(): number {
-    return this.#refs.length;
+    return this.#refCount;
   }
 
   /**
@@ -261,8 +275,8 @@ export class CellWriter {
   }
 
   ref(cell: AnyCell): this {
-    if (this.#refs.length >= 4) throw new Error("cell overflow: more than 4 references");
-    this.#refs.push(cell);
+    if (this.#refCount >= 4) throw new Error("cell overflow: more than 4 references");
+    this.#scratch.refs[this.#refCount++] = cell;
     return this;
   }
 
@@ -344,20 +358,22 @@ export class CellWriter {
     const buf = this.#buf;
     if (buf === EMPTY_SCRATCH) throw new Error("a CellWriter completes one cell only");
     const len = this.#len;
-    const refs = this.#refs;
+    const count = this.#refCount;
+    const held = this.#scratch.refs;
     const size = (len + 7) >> 3;
     if (len & 7) buf[2 + size - 1]! |= 0x80 >> (len & 7);
-    buf[0] = refs.length;
+    buf[0] = count;
     buf[1] = descriptor2(len);
     let depth = 0;
     let at = 2 + size;
-    for (const r of refs) {
-      const d = depthOf(r);
+    for (let k = 0; k < count; k++) {
+      const d = depthOf(held[k]!);
       if (d + 1 > depth) depth = d + 1;
       buf[at++] = d >> 8;
       buf[at++] = d & 0xff;
     }
-    for (const r of refs) {
+    for (let k = 0; k < count; k++) {
+      const r = held[k]!;
       if (r instanceof FastCell) {
         // The latin1 key is the hash, one char per byte: copied inline rather than by a native write.
         const key = r.key;
@@ -368,8 +384,10 @@ export class CellWriter {
     const key = nodeHash("sha256", prefix(this.#scratch, at), "binary");
     const data = carve(size);
     data.set(dataView(this.#scratch, size));
-    // #put ORs bits in, so the next writer needs a zeroed buffer.
+    const refs = count === 0 ? NO_REFS : (held.slice(0, count) as AnyCell[]);
+    // #put ORs bits in, so the next writer needs a zeroed buffer; and no cell is kept alive by the scratch.
     buf.fill(0, 0, at);
+    held.fill(null, 0, count);
     scratch.push(this.#scratch);
     this.#buf = EMPTY_SCRATCH;
     return new FastCell(data, len, refs, key, depth);

@@ -4,7 +4,6 @@
  * message that the account does not accept: TON records no transaction for those.
  */
 import {
-  type AccountStatus,
   type Address,
   beginCell,
   type Cell,
@@ -14,7 +13,7 @@ import {
   type TransactionDescriptionGeneric,
 } from "@ton/core";
 import { CellWriter } from "./cell-writer.ts";
-import type { AnyCell, FastCell } from "./fast-cell.ts";
+import { type AnyCell, type FastCell, hexOfKey, keyBytes } from "./fast-cell.ts";
 import { messageCell } from "./messages.ts";
 import { actionPhaseOf, runActions, runBounce, runCompute } from "./phases.ts";
 import type { CodeRegistry } from "./registry.ts";
@@ -34,10 +33,9 @@ export type ExecuteInput = {
 export type Executed = {
   /** The account afterwards; undefined when it still does not exist (e.g. a bounce from nowhere). */
   account: Account | undefined;
-  /** The serialised transaction; `hash` is its cell hash. */
+  /** The serialised transaction. */
   cell: FastCell;
-  hash: Buffer;
-  /** `hash` as hex (made once: the record and the account's `lastTxHash` both need it). */
+  /** The cell's hash as hex (made once: the record and the account's `lastTxHash` both need it). */
   hashHex: string;
   lt: bigint;
   now: number;
@@ -90,25 +88,33 @@ function stateCellOf(contract: ContractInstance): AnyCell | null {
   return cell;
 }
 
-const NO_ACCOUNT_HASH = new CellWriter().bit(0).end().hash;
+/** The state-hash stand-in's key (./fast-cell.ts `FastCell.key`) for an account that does not exist. */
+const NO_ACCOUNT_KEY = new CellWriter().bit(0).end().key;
 /** `storeStringRefTail(kind)`: one cell per contract kind, built once by @ton/core. */
 const kindCells = new Map<string, Cell>();
-/**
- * Per Account object (never mutated, except `lastTxHash`, which is not hashed): the account after one
- * transaction is the account before its next one, so each state is hashed once.
- */
-const stateHashes = new WeakMap<Account, Buffer>();
-/**
- * `lastTxHash` of the accounts `execute` made, as the hash bytes it was computed from, so the next
- * transaction writes them without a bigint → hex → bytes round trip. Used only while the account's
- * `lastTxHash` still equals the bigint recorded with them.
- */
-const lastTxHashes = new WeakMap<Account, { value: bigint; bytes: Buffer }>();
 
-function prevTxHash(account: Account | undefined): bigint | Buffer {
-  if (account === undefined) return 0n;
-  const known = lastTxHashes.get(account);
-  return known !== undefined && known.value === account.lastTxHash ? known.bytes : account.lastTxHash;
+/**
+ * What the chain core knows of an Account object (never mutated, except `lastTxHash`, which is not hashed):
+ * its state hash, as a hash key, made once (the account after one transaction is the account before its
+ * next one); and, for the accounts `execute` made, their `lastTxHash` as the key it was computed from, so
+ * the next transaction writes it without a bigint → hex → bytes round trip. The key is used only while the
+ * account's `lastTxHash` still equals `txHash`. One entry per account: weak-map entries cost the GC.
+ */
+type AccountMemo = { stateKey: string; txHash: bigint; txKey: string | null };
+const accountMemos = new WeakMap<Account, AccountMemo>();
+
+function memoOf(account: Account): AccountMemo {
+  let memo = accountMemos.get(account);
+  if (memo === undefined) {
+    memo = { stateKey: stateKey(account), txHash: 0n, txKey: null };
+    accountMemos.set(account, memo);
+  }
+  return memo;
+}
+
+/** `prevTransactionHash`: a bigint, or the same 256 bits as a hash key. */
+function prevTxHash(account: Account, memo: AccountMemo): bigint | string {
+  return memo.txKey !== null && memo.txHash === account.lastTxHash ? memo.txKey : account.lastTxHash;
 }
 
 function kindCell(kind: string): Cell {
@@ -121,20 +127,14 @@ function kindCell(kind: string): Cell {
 }
 
 /** Stand-in for the account state hash: status, kind, balance and the handler's state cell if it has one. */
-function stateHash(account: Account | undefined): Buffer {
-  if (account === undefined) return NO_ACCOUNT_HASH;
-  let hash = stateHashes.get(account);
-  if (hash === undefined) {
-    hash = new CellWriter()
-      .bit(1)
-      .bit(account.status === "active")
-      .coins(account.balance)
-      .ref(kindCell(kindOf(account)))
-      .maybeRef(account.contract ? stateCellOf(account.contract) : null)
-      .end().hash;
-    stateHashes.set(account, hash);
-  }
-  return hash;
+function stateKey(account: Account): string {
+  return new CellWriter()
+    .bit(1)
+    .bit(account.status === "active")
+    .coins(account.balance)
+    .ref(kindCell(kindOf(account)))
+    .maybeRef(account.contract ? stateCellOf(account.contract) : null)
+    .end().key;
 }
 
 /** The storage phase of every devnet transaction (no storage fees are charged): one shared, frozen object. */
@@ -158,19 +158,20 @@ function run(input: ExecuteInput): Outcome | null {
   const { contract, activated } = resolveContract(account, message, address, input.registry);
   if (!internal && contract?.receiveExternal === undefined) return null;
   let balance = (account?.balance ?? 0n) + value;
-  const origin = { address, lt, now };
-  const compute = runCompute(contract, activated, message, { now, lt, address, balance });
+  // The context doubles as the origin of the messages sent (address, lt, now): one object fewer.
+  const ctx = { now, lt, address, balance };
+  const compute = runCompute(contract, activated, message, ctx);
   if (!internal && !compute.success) return null;
   balance -= compute.gasFee;
   const carry = value > compute.gasFee ? value - compute.gasFee : 0n;
-  const actions = compute.run ? runActions(compute.run.outMessages, balance, carry, origin) : null;
+  const actions = compute.run ? runActions(compute.run.outMessages, balance, carry, ctx) : null;
   const ok = compute.run !== null && actions?.ok === true;
-  let outMessages = ok ? actions!.sent.map((s) => s.message) : [];
+  let outMessages = ok ? actions!.messages : [];
   let fees = compute.gasFee + (ok ? actions!.fwdFees : 0n);
   if (ok) balance = actions!.balance;
   let bouncePhase: TransactionBouncePhase | undefined;
   if (!ok && internal?.bounce) {
-    const bounce = runBounce(message, compute.gasFee, origin);
+    const bounce = runBounce(message, compute.gasFee, ctx);
     bouncePhase = bounce.phase;
     if (bounce.message && bounce.phase.type === "ok") {
       outMessages = [bounce.message];
@@ -198,87 +199,70 @@ export function execute(input: ExecuteInput): Executed | null {
   const outcome = run(input);
   if (outcome === null) return null;
   const { account, address, message, lt, now } = input;
-  const { balance, contract, outMessages } = outcome;
+  const { balance, contract } = outcome;
   const exists = contract !== null || balance > 0n || account !== undefined;
   const status = contract ? ("active" as const) : ("uninitialized" as const);
   const after: Account | undefined = exists
     ? { address, balance, status, contract, lastTxLt: lt, lastTxHash: 0n }
     : undefined;
-  const cell = transactionCell({
-    address,
-    lt,
-    prevTransactionHash: prevTxHash(account),
-    prevTransactionLt: account?.lastTxLt ?? 0n,
-    now,
-    oldStatus: account?.status ?? "non-existing",
-    endStatus: after?.status ?? "non-existing",
-    inMessage: message,
-    outMessages,
-    totalFees: outcome.fees,
-    stateUpdate: { oldHash: stateHash(account), newHash: stateHash(after) },
-    description: outcome.description,
-  });
-  const hash = cell.hash;
-  const hashHex = hash.toString("hex");
-  if (after) {
+  const afterMemo = after ? memoOf(after) : null;
+  const cell = transactionCell(input, outcome, after, afterMemo);
+  const hashHex = hexOfKey(cell.key);
+  if (after && afterMemo) {
     after.lastTxHash = BigInt(`0x${hashHex}`);
-    lastTxHashes.set(after, { value: after.lastTxHash, bytes: hash });
+    afterMemo.txHash = after.lastTxHash;
+    afterMemo.txKey = cell.key;
   }
   return {
     account: after,
     cell,
-    hash,
     hashHex,
     lt,
     now,
     address,
     inMessage: message,
-    outMessages,
+    outMessages: outcome.outMessages,
     description: outcome.description,
     events: outcome.events,
   };
 }
 
-type TransactionFields = {
-  address: Address;
-  lt: bigint;
-  /** A bigint, or the same 256 bits as the hash bytes. */
-  prevTransactionHash: bigint | Buffer;
-  prevTransactionLt: bigint;
-  now: number;
-  oldStatus: AccountStatus;
-  endStatus: AccountStatus;
-  inMessage: Message;
-  outMessages: Message[];
-  totalFees: bigint;
-  stateUpdate: { oldHash: Buffer; newHash: Buffer };
-  description: TransactionDescriptionGeneric;
-};
-
 const ACCOUNT_STATUS = { uninitialized: 0, frozen: 1, active: 2, "non-existing": 3 } as const;
 
 /**
- * `transaction$0111` (block.tlb), field for field as @ton/core's `storeTransaction`, on the FastCell writer
- * and with the message cells reused from ./messages.ts instead of serialising every message again.
+ * `transaction$0111` (block.tlb) of `input` run to `outcome`, from `input.account` to `after` (`afterMemo`
+ * is its memo); field for field as @ton/core's `storeTransaction`, on the FastCell writer and with the
+ * message cells reused from ./messages.ts instead of serialising every message again.
  */
-function transactionCell(t: TransactionFields): FastCell {
-  const messages = new CellWriter().bit(1).ref(messageCell(t.inMessage));
-  writeRefDict(messages, 15, t.outMessages.map(messageCell));
-  const hashUpdate = new CellWriter().uint(0x72, 8).bytes(t.stateUpdate.oldHash).bytes(t.stateUpdate.newHash);
-  return new CellWriter()
-    .uint(0x07, 4)
-    .bytes(t.address.hash)
-    .big(t.lt, 64)
-    .hash256(t.prevTransactionHash)
-    .big(t.prevTransactionLt, 64)
-    .uint(t.now, 32)
-    .uint(t.outMessages.length, 15)
-    .uint(ACCOUNT_STATUS[t.oldStatus], 2)
-    .uint(ACCOUNT_STATUS[t.endStatus], 2)
+function transactionCell(
+  input: ExecuteInput,
+  outcome: Outcome,
+  after: Account | undefined,
+  afterMemo: AccountMemo | null,
+): FastCell {
+  const { outMessages } = outcome;
+  const before = input.account;
+  const messages = new CellWriter().bit(1).ref(messageCell(input.message));
+  writeRefDict(messages, 15, outMessages.map(messageCell));
+  const beforeMemo = before ? memoOf(before) : null;
+  const hashUpdate = new CellWriter()
+    .uint(0x72, 8)
+    .bytes(keyBytes(beforeMemo?.stateKey ?? NO_ACCOUNT_KEY))
+    .bytes(keyBytes(afterMemo?.stateKey ?? NO_ACCOUNT_KEY));
+  const w = new CellWriter().uint(0x07, 4).bytes(input.address.hash).big(input.lt, 64);
+  const prevHash = before && beforeMemo ? prevTxHash(before, beforeMemo) : 0n;
+  if (typeof prevHash === "string") w.bytes(keyBytes(prevHash));
+  else w.big(prevHash, 256);
+  return w
+    .big(before?.lastTxLt ?? 0n, 64)
+    .uint(input.now, 32)
+    .uint(outMessages.length, 15)
+    .uint(ACCOUNT_STATUS[before?.status ?? "non-existing"], 2)
+    .uint(ACCOUNT_STATUS[after?.status ?? "non-existing"], 2)
     .ref(messages.end())
-    .coins(t.totalFees)
+    .coins(outcome.fees)
     .bit(0)
     .ref(hashUpdate.end())
-    .ref(descriptionCell(t.description))
+    .ref(descriptionCell(outcome.description))
     .end();
 }

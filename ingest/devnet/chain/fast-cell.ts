@@ -48,6 +48,21 @@ export class FastCell {
 
 export type AnyCell = FastCell | Cell;
 
+/** Scratch for `keyBytes`. */
+const KEY_BYTES = Buffer.alloc(32);
+
+/**
+ * The 32 bytes of a hash key, in a scratch buffer that the next call overwrites (so write them at once):
+ * a hash copied into a cell or turned into hex without a Buffer per hash.
+ */
+export function keyBytes(key: string): Buffer {
+  KEY_BYTES.write(key, 0, 32, "latin1");
+  return KEY_BYTES;
+}
+
+/** A hash key as hex (`cell.hash.toString("hex")` without a Buffer per call). */
+export const hexOfKey = (key: string): string => keyBytes(key).toString("hex");
+
 /**
  * The FastCell standing for an ordinary @ton/core cell: the one `toTonCell` converted it from, or one built
  * from its bits on first use (padded bytes, hash key, depth; its refs stay @ton/core cells). Content-equal,

@@ -75,27 +75,39 @@ export function bounceBody(original: Cell): Cell {
 
 /** Distinct cells and bits of a message, as TON counts message sizes (`StorageUsed`); `treeSize`'s count. */
 export function messageSize(message: Message): { cells: bigint; bits: bigint } {
-  const { cells, bits } = distinctCells(messageCell(message));
+  return messagesSize([message]);
+}
+
+/** The sum of the messages' `messageSize`s, counted as numbers (two bigints in all). */
+export function messagesSize(messages: readonly Message[]): { cells: bigint; bits: bigint } {
+  let cells = 0;
+  let bits = 0;
+  for (const message of messages) {
+    const size = distinctCells(messageCell(message));
+    cells += size.cells;
+    bits += size.bits;
+  }
   return { cells: BigInt(cells), bits: BigInt(bits) };
 }
 
 /**
- * Stand-in for the c5 action-list hash (no TVM runs here): `out_list` shaped cells chaining
+ * Stand-in for the c5 action-list hash of messages sent with `modes` (no TVM runs here): `out_list` shaped cells chaining
  * `action_send_msg#0ec3c86d mode:uint8 ^message` over the messages' own cells, so it commits to the same
  * content without serialising every message a second time.
  */
-export function actionListHash(sent: { message: Message; mode: number }[]): bigint {
-  return actionListHashOf(sent).value;
+export function actionListHash(messages: readonly Message[], modes: readonly number[]): bigint {
+  return actionListHashOf(messages, modes).value;
 }
 
 /** `actionListHash` and the same hash as bytes. */
-export function actionListHashOf(sent: { message: Message; mode: number }[]): {
-  value: bigint;
-  bytes: Buffer;
-} {
+export function actionListHashOf(
+  messages: readonly Message[],
+  modes: readonly number[],
+): { value: bigint; bytes: Buffer } {
   let list = EMPTY_LIST;
-  for (const { message, mode } of sent) {
-    list = new CellWriter().ref(list).uint(0x0ec3c86d, 32).uint(mode, 8).ref(messageCell(message)).end();
+  for (let i = 0; i < messages.length; i++) {
+    const message = messageCell(messages[i]!);
+    list = new CellWriter().ref(list).uint(0x0ec3c86d, 32).uint(modes[i]!, 8).ref(message).end();
   }
   const bytes = list.hash;
   return { value: BigInt(`0x${bytes.toString("hex")}`), bytes };

@@ -18,7 +18,7 @@ import {
   GAS_LIMIT,
   GAS_USED_PER_TX,
 } from "./fees.ts";
-import { actionListHashOf, bounceBody, internalMessage, messageSize } from "./messages.ts";
+import { actionListHashOf, bounceBody, internalMessage, messageSize, messagesSize } from "./messages.ts";
 import { rememberActionListHash } from "./tlb.ts";
 import {
   type ContractInstance,
@@ -71,7 +71,23 @@ export function runCompute(
     exitCode = error.exitCode;
   }
   const success = exitCode === 0 || exitCode === 1;
-  const phase: TransactionComputePhase = {
+  const phase = vmPhase(exitCode, activated, message.info.type === "external-in");
+  return { phase, gasFee: COMPUTE_FEE, success, run: success ? run : null };
+}
+
+/**
+ * Compute phases differ only in the exit code, `accountActivated` and the gas credit of externals, so the
+ * phases of successful runs (exit code 0 or 1, most transactions) are shared frozen objects, one per
+ * combination (index: exit code, activated, external as bits).
+ */
+const successPhases: TransactionComputePhase[] = [];
+
+function vmPhase(exitCode: number, activated: boolean, external: boolean): TransactionComputePhase {
+  const success = exitCode === 0 || exitCode === 1;
+  const index = (exitCode << 2) | (activated ? 2 : 0) | (external ? 1 : 0);
+  const shared = success ? successPhases[index] : undefined;
+  if (shared !== undefined) return shared;
+  const phase: TransactionComputePhase = Object.freeze({
     type: "vm",
     success,
     messageStateUsed: false,
@@ -79,14 +95,15 @@ export function runCompute(
     gasFees: COMPUTE_FEE,
     gasUsed: GAS_USED_PER_TX,
     gasLimit: GAS_LIMIT,
-    gasCredit: message.info.type === "external-in" ? EXTERNAL_GAS_CREDIT : undefined,
+    gasCredit: external ? EXTERNAL_GAS_CREDIT : undefined,
     mode: 0,
     exitCode,
     vmSteps: 0,
     vmInitStateHash: 0n,
     vmFinalStateHash: 0n,
-  };
-  return { phase, gasFee: COMPUTE_FEE, success, run: success ? run : null };
+  });
+  if (success) successPhases[index] = phase;
+  return phase;
 }
 
 export type Actions = {
@@ -94,7 +111,9 @@ export type Actions = {
   resultCode: number;
   /** Balance after the actions (unchanged when they failed). */
   balance: bigint;
-  sent: { message: Message; mode: number }[];
+  /** The messages sent, in order, and the send mode of each (parallel arrays: no object per message). */
+  messages: Message[];
+  modes: number[];
   skipped: number;
   fwdFees: bigint;
 };
@@ -108,7 +127,8 @@ export type Origin = { address: Address; lt: bigint; now: number };
 export function runActions(outs: OutgoingMessage[], balance: bigint, carry: bigint, origin: Origin): Actions {
   let remaining = balance;
   let carryLeft = carry;
-  const sent: Actions["sent"] = [];
+  const messages: Message[] = [];
+  const modes: number[] = [];
   let skippedCount = 0;
   for (const out of outs) {
     const mode = out.mode ?? SendMode.ORDINARY;
@@ -130,7 +150,8 @@ export function runActions(outs: OutgoingMessage[], balance: bigint, carry: bigi
         ok: false,
         resultCode: ACTION_NOT_ENOUGH_TON,
         balance,
-        sent: [],
+        messages: [],
+        modes: [],
         skipped: skippedCount,
         fwdFees: 0n,
       };
@@ -145,18 +166,18 @@ export function runActions(outs: OutgoingMessage[], balance: bigint, carry: bigi
       body: out.body,
       init: out.init,
       forwardFee: FORWARD_FEE,
-      createdLt: origin.lt + 1n + BigInt(sent.length),
+      createdLt: origin.lt + 1n + BigInt(messages.length),
       createdAt: origin.now,
     });
-    sent.push({ message, mode });
+    messages.push(message);
+    modes.push(mode);
   }
-  const fwdFees = FORWARD_FEE * BigInt(sent.length);
-  return { ok: true, resultCode: 0, balance: remaining, sent, skipped: skippedCount, fwdFees };
+  const fwdFees = FORWARD_FEE * BigInt(messages.length);
+  return { ok: true, resultCode: 0, balance: remaining, messages, modes, skipped: skippedCount, fwdFees };
 }
 
 export function actionPhaseOf(actions: Actions, total: number): TransactionActionPhase {
-  const sizes = actions.sent.map((s) => messageSize(s.message));
-  const listHash = actionListHashOf(actions.sent);
+  const listHash = actionListHashOf(actions.messages, actions.modes);
   const phase: TransactionActionPhase = {
     success: actions.ok,
     valid: true,
@@ -168,12 +189,9 @@ export function actionPhaseOf(actions: Actions, total: number): TransactionActio
     totalActions: total,
     specActions: 0,
     skippedActions: actions.skipped,
-    messagesCreated: actions.sent.length,
+    messagesCreated: actions.messages.length,
     actionListHash: listHash.value,
-    totalMessageSize: {
-      cells: sizes.reduce((a, s) => a + s.cells, 0n),
-      bits: sizes.reduce((a, s) => a + s.bits, 0n),
-    },
+    totalMessageSize: messagesSize(actions.messages),
   };
   rememberActionListHash(listHash);
   return phase;

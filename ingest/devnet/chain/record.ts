@@ -8,7 +8,7 @@ import { rawAddressOf } from "../../../schemas/from-ton-core.ts";
 import { RAW_TX_VERSION, type RawMessage, type RawTransaction } from "../../../schemas/raw-transaction.ts";
 import { toBocBase64 } from "./boc.ts";
 import type { Executed } from "./execute.ts";
-import { type AnyCell, bitsOf, dataOf, FastCell, fastOf } from "./fast-cell.ts";
+import { type AnyCell, bitsOf, dataOf, FastCell, fastOf, hexOfKey } from "./fast-cell.ts";
 import { messageCell } from "./messages.ts";
 import { stateInitCell } from "./tlb.ts";
 
@@ -35,15 +35,6 @@ function boc(cell: AnyCell): string {
     exoticBocs.set(cell, b64);
   }
   return b64;
-}
-
-/** Scratch for `hexOfKey`. */
-const KEY_BYTES = Buffer.alloc(32);
-
-/** A FastCell's hash as hex, from its latin1 key (`cell.hash.toString("hex")` without a Buffer per call). */
-function hexOfKey(key: string): string {
-  KEY_BYTES.write(key, 0, 32, "latin1");
-  return KEY_BYTES.toString("hex");
 }
 
 /** `rawAddressOf` per Address object: the same few hundred addresses appear in every block. */
