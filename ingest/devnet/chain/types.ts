@@ -22,13 +22,14 @@ export type InboundInternal = {
 export type InboundExternal = { body: Cell; init?: StateInit };
 
 /** What a handler may read besides the message. `balance` already includes the inbound value. */
+/** Read-only: the chain also uses it as the origin (address, lt, now) of the messages the handler sends. */
 export type ExecutionContext = {
   /** Unix time of the block the transaction is in. */
-  now: number;
+  readonly now: number;
   /** Logical time of the transaction being executed. */
-  lt: bigint;
-  address: Address;
-  balance: bigint;
+  readonly lt: bigint;
+  readonly address: Address;
+  readonly balance: bigint;
 };
 
 /**

@@ -205,7 +205,8 @@ test("distinctCells counts chains (at most one ref per cell) without a walk, as 
           for (let i = 0; i < l.bits; i++) w.bit(i % 3 === 0);
           if (l.link && prev !== null) w.ref(prev);
           const fast = w.end();
-          const cell: AnyCell = l.ton ? toTonCell(new CellWriter().append(fast).end()) : fast;
+          // A genuine @ton/core cell (its constructor hashes it), not a `toTonCell` view of the FastCell.
+          const cell: AnyCell = l.ton ? beginCell().storeSlice(toTonCell(fast).beginParse()).endCell() : fast;
           const size = treeSize(cell);
           if (chainSize(cell) === null) return false;
           for (let k = 0; k < 2; k++) {
