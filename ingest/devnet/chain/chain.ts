@@ -114,7 +114,15 @@ export class Chain {
     if (address.workChain !== 0) throw new DevnetError(`devnet accounts live in workchain 0, got ${key}`);
     if (this.#accounts.has(key)) throw new DevnetError(`account ${key} already exists`);
     const status = contract ? "active" : "uninitialized";
-    this.#accounts.set(key, { address, balance, status, contract, lastTxLt: 0n, lastTxHash: 0n });
+    this.#accounts.set(key, {
+      address,
+      balance,
+      status,
+      contract,
+      lastTxLt: 0n,
+      lastTxHash: 0n,
+      memo: undefined,
+    });
   }
 
   /** Genesis deploy of registered code: the address is derived from the StateInit as on TON. */

@@ -13,13 +13,13 @@ import {
   type TransactionDescriptionGeneric,
 } from "@ton/core";
 import { CellWriter } from "./cell-writer.ts";
-import { type AnyCell, type FastCell, hexOfKey, keyBytes } from "./fast-cell.ts";
+import { type FastCell, hexOfKey, keyBytes } from "./fast-cell.ts";
 import { messageCell } from "./messages.ts";
 import { actionPhaseOf, runActions, runBounce, runCompute } from "./phases.ts";
 import type { CodeRegistry } from "./registry.ts";
 import { descriptionCell, writeRefDict } from "./tlb.ts";
 import type { TruthEvent } from "./truth.ts";
-import { type Account, type ContractInstance, kindOf } from "./types.ts";
+import { type Account, type AccountMemo, type ContractInstance, kindOf } from "./types.ts";
 
 export type ExecuteInput = {
   account: Account | undefined;
@@ -63,53 +63,15 @@ function resolveContract(
   return { contract: factory({ code: init.code, data: init.data ?? null, address }), activated: true };
 }
 
-/**
- * Per (handler, immutable state object): handlers return the same state object when a message leaves the
- * state unchanged (routers, minters, bounces), so its cell is built once. Primitive states are cached per
- * instance instead.
- */
-const stateCells = new WeakMap<object, { handler: unknown; cell: AnyCell | null }>();
-const primitiveStateCells = new WeakMap<ContractInstance, AnyCell | null>();
-
-function stateCellOf(contract: ContractInstance): AnyCell | null {
-  const state = contract.state;
-  if (typeof state === "object" && state !== null) {
-    const hit = stateCells.get(state);
-    if (hit !== undefined && hit.handler === contract.handler) return hit.cell;
-    const cell = contract.stateRoot() ?? null;
-    stateCells.set(state, { handler: contract.handler, cell });
-    return cell;
-  }
-  let cell = primitiveStateCells.get(contract);
-  if (cell === undefined) {
-    cell = contract.stateRoot() ?? null;
-    primitiveStateCells.set(contract, cell);
-  }
-  return cell;
-}
-
 /** The state-hash stand-in's key (./fast-cell.ts `FastCell.key`) for an account that does not exist. */
 const NO_ACCOUNT_KEY = new CellWriter().bit(0).end().key;
 /** `storeStringRefTail(kind)`: one cell per contract kind, built once by @ton/core. */
 const kindCells = new Map<string, Cell>();
 
-/**
- * What the chain core knows of an Account object (never mutated, except `lastTxHash`, which is not hashed):
- * its state hash, as a hash key, made once (the account after one transaction is the account before its
- * next one); and, for the accounts `execute` made, their `lastTxHash` as the key it was computed from, so
- * the next transaction writes it without a bigint → hex → bytes round trip. The key is used only while the
- * account's `lastTxHash` still equals `txHash`. One entry per account: weak-map entries cost the GC.
- */
-type AccountMemo = { stateKey: string; txHash: bigint; txKey: string | null };
-const accountMemos = new WeakMap<Account, AccountMemo>();
-
+/** The account's memo (./types.ts `AccountMemo`), made on first use. */
 function memoOf(account: Account): AccountMemo {
-  let memo = accountMemos.get(account);
-  if (memo === undefined) {
-    memo = { stateKey: stateKey(account), txHash: 0n, txKey: null };
-    accountMemos.set(account, memo);
-  }
-  return memo;
+  account.memo ??= { stateKey: stateKey(account), txHash: 0n, txKey: null };
+  return account.memo;
 }
 
 /** `prevTransactionHash`: a bigint, or the same 256 bits as a hash key. */
@@ -133,7 +95,7 @@ function stateKey(account: Account): string {
     .bit(account.status === "active")
     .coins(account.balance)
     .ref(kindCell(kindOf(account)))
-    .maybeRef(account.contract ? stateCellOf(account.contract) : null)
+    .maybeRef(account.contract ? account.contract.memoStateRoot() : null)
     .end().key;
 }
 
@@ -203,7 +165,7 @@ export function execute(input: ExecuteInput): Executed | null {
   const exists = contract !== null || balance > 0n || account !== undefined;
   const status = contract ? ("active" as const) : ("uninitialized" as const);
   const after: Account | undefined = exists
-    ? { address, balance, status, contract, lastTxLt: lt, lastTxHash: 0n }
+    ? { address, balance, status, contract, lastTxLt: lt, lastTxHash: 0n, memo: undefined }
     : undefined;
   const afterMemo = after ? memoOf(after) : null;
   const cell = transactionCell(input, outcome, after, afterMemo);

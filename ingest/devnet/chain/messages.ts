@@ -3,7 +3,8 @@
  * ihr_fee 0, fwd_fee), serialised as `storeMessage` would (./tlb.ts), so its hash is the cell hash TON would
  * show.
  */
-import { type Address, beginCell, type Cell, external, type Message, type StateInit } from "@ton/core";
+import { type Address, beginCell, type Cell, type Message, type StateInit } from "@ton/core";
+import type { RawMessage } from "../../../schemas/raw-transaction.ts";
 import { distinctCells } from "./boc.ts";
 import { CellWriter } from "./cell-writer.ts";
 import type { FastCell } from "./fast-cell.ts";
@@ -11,13 +12,23 @@ import { BOUNCE_BODY_BITS } from "./fees.ts";
 import { writeMessage } from "./tlb.ts";
 
 /**
- * Each message is serialised once: the cell is cached per (immutable) Message object, because the same
- * message appears in the sender's transaction, the action list, the receiver's transaction and the
- * RawTransaction records.
+ * A Message the devnet made (`internalMessage`, `externalMessage`), with room for its cell and its
+ * RawTransaction record (./record.ts), each made once: the same message appears in the sender's
+ * transaction, the action list, the receiver's transaction and both records. Fields rather than WeakMap
+ * entries, because weak-map entries are what the young-generation GC pays most for.
  */
+export type DevnetMessage = Message & { cell: FastCell | undefined; raw: RawMessage | undefined };
+
+export const isDevnetMessage = (message: Message): message is DevnetMessage => "raw" in message;
+
+/** The cells of Message objects made elsewhere (tests, callers of `writeMessage`'s layout). */
 const cells = new WeakMap<Message, FastCell>();
 
 export function messageCell(message: Message): FastCell {
+  if (isDevnetMessage(message)) {
+    message.cell ??= writeMessage(message);
+    return message.cell;
+  }
   let cell = cells.get(message);
   if (cell === undefined) {
     cell = writeMessage(message);
@@ -39,7 +50,7 @@ export type InternalFields = {
   createdAt: number;
 };
 
-export function internalMessage(f: InternalFields): Message {
+export function internalMessage(f: InternalFields): DevnetMessage {
   return {
     info: {
       type: "internal",
@@ -56,11 +67,20 @@ export function internalMessage(f: InternalFields): Message {
     },
     init: f.init ?? null,
     body: f.body,
+    cell: undefined,
+    raw: undefined,
   };
 }
 
-export function externalMessage(to: Address, body: Cell, init?: StateInit): Message {
-  return external({ to, body, init: init ?? null });
+/** An external-in message, as @ton/core's `external()` makes it (no source, no import fee). */
+export function externalMessage(to: Address, body: Cell, init?: StateInit): DevnetMessage {
+  return {
+    info: { type: "external-in", dest: to, importFee: 0n },
+    init: init ?? undefined,
+    body,
+    cell: undefined,
+    raw: undefined,
+  };
 }
 
 /**

@@ -9,12 +9,15 @@ import { RAW_TX_VERSION, type RawMessage, type RawTransaction } from "../../../s
 import { toBocBase64 } from "./boc.ts";
 import type { Executed } from "./execute.ts";
 import { type AnyCell, bitsOf, dataOf, FastCell, fastOf, hexOfKey } from "./fast-cell.ts";
-import { messageCell } from "./messages.ts";
+import { isDevnetMessage, messageCell } from "./messages.ts";
 import { stateInitCell } from "./tlb.ts";
 
 export type BlockIds = { mc_seqno: number; shard: string; block_seqno: number };
 
-/** One record per Message object: the same message is the sender's out_msg and the receiver's in_msg. */
+/**
+ * One record per Message object: the same message is the sender's out_msg and the receiver's in_msg. The
+ * devnet's own messages keep it in their `raw` field (./messages.ts `DevnetMessage`); others here.
+ */
 const records = new WeakMap<Message, RawMessage>();
 
 /**
@@ -57,7 +60,8 @@ function opcodeOf(body: AnyCell): number | null {
 }
 
 export function rawMessage(message: Message): RawMessage {
-  const cached = records.get(message);
+  const own = isDevnetMessage(message) ? message : null;
+  const cached = own !== null ? own.raw : records.get(message);
   if (cached !== undefined) return cached;
   const { info, body } = message;
   // Built field by field, in the wire order (hash, opcode, body_boc, [init_boc], source, ...), without the
@@ -90,7 +94,8 @@ export function rawMessage(message: Message): RawMessage {
     throw new TypeError("the devnet sends no external-out messages");
   }
   const record = r as RawMessage;
-  records.set(message, record);
+  if (own !== null) own.raw = record;
+  else records.set(message, record);
   return record;
 }
 

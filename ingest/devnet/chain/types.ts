@@ -127,6 +127,8 @@ export type ContractInstance = {
   stateCell(): Cell | undefined;
   /** The state cell as the handler built it (what the chain hashes). */
   stateRoot(): AnyCell | undefined;
+  /** `stateRoot()`, built once per instance (null without one): the chain hashes it per transaction. */
+  memoStateRoot(): AnyCell | null;
   /** Runs a get-method; undefined when the contract has no method of that name. */
   runGetMethod(name: string, args: TupleItem[], ctx: GetMethodContext): TupleItem[] | undefined;
 };
@@ -158,13 +160,14 @@ class Instance<S> implements ContractInstance {
       : undefined;
   }
 
+  /** The state cell, once built (`memoStateRoot`). */
+  #root: AnyCell | null | undefined = undefined;
+
   #wrap(r: HandlerResult<S>): ContractRun {
-    return {
-      exitCode: r.exitCode,
-      outMessages: r.outMessages,
-      next: new Instance(this.#handler, r.state),
-      events: r.events ?? [],
-    };
+    // A handler returns the very state object it was given when a message changes nothing (routers,
+    // minters, bounces): the instance then stays, and with it its state cell.
+    const next = r.state === this.state ? this : new Instance(this.#handler, r.state);
+    return { exitCode: r.exitCode, outMessages: r.outMessages, next, events: r.events ?? [] };
   }
 
   receiveInternal(msg: InboundInternal, ctx: ExecutionContext): ContractRun {
@@ -178,6 +181,11 @@ class Instance<S> implements ContractInstance {
 
   stateRoot(): AnyCell | undefined {
     return this.#handler.stateToCell?.(this.state);
+  }
+
+  memoStateRoot(): AnyCell | null {
+    if (this.#root === undefined) this.#root = this.stateRoot() ?? null;
+    return this.#root;
   }
 
   runGetMethod(name: string, args: TupleItem[], ctx: GetMethodContext): TupleItem[] | undefined {
@@ -196,6 +204,14 @@ export function stateOf<S>(contract: ContractInstance, handler: ContractHandler<
 
 export type AccountStatus = "uninitialized" | "active";
 
+/**
+ * What the chain core (./execute.ts) keeps of an account object, made once: its state hash, as a hash key
+ * (./fast-cell.ts `FastCell.key`); and, for the accounts `execute` made, their `lastTxHash` as the key it was
+ * computed from (`txKey`, valid while `lastTxHash` still equals `txHash`), so the next transaction writes
+ * it without a bigint → hex → bytes round trip.
+ */
+export type AccountMemo = { stateKey: string; txHash: bigint; txKey: string | null };
+
 /** One account. Non-existing accounts are simply absent from the chain's map. */
 export type Account = {
   address: Address;
@@ -205,6 +221,11 @@ export type Account = {
   contract: ContractInstance | null;
   lastTxLt: bigint;
   lastTxHash: bigint;
+  /**
+   * The chain core's memo of this (otherwise never mutated) account object, undefined until first used.
+   * A field rather than a WeakMap entry: weak-map entries are what the young-generation GC pays most for.
+   */
+  memo: AccountMemo | undefined;
 };
 
 export function kindOf(account: Account): string {
