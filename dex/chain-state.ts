@@ -17,6 +17,8 @@ export type GetMethodRun = { exitCode: number; stack: TupleItem[] };
 export type GetMethodRunner = {
   runGetMethod(address: Address, method: string, args: TupleItem[]): Promise<GetMethodRun>;
   getBalance(address: Address): Promise<bigint>;
+  /** Reads a result stack; @ton/core's `TupleReader` when absent (the devnet's shares Address objects). */
+  readStack?(stack: TupleItem[]): TupleReader;
 };
 
 /** A get-method failed (non-zero exit code) or returned a stack of the wrong shape. */
@@ -153,7 +155,7 @@ export function createChainState(runner: GetMethodRunner): ChainState {
       throw new ChainStateError(address, method, exitCode, `exit code ${exitCode}`);
     }
     try {
-      return parse(new TupleReader(stack));
+      return parse(runner.readStack ? runner.readStack(stack) : new TupleReader(stack));
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       throw new ChainStateError(address, method, exitCode, `unexpected stack: ${reason}`);

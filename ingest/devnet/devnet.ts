@@ -7,6 +7,7 @@
  * is ordinary traffic in the output too. Same seed and options ⇒ byte-identical blocks.
  */
 import { type ChainState, createChainState, type GetMethodRunner } from "../../dex/chain-state.ts";
+import { DevnetTupleReader } from "./chain/cell-reader.ts";
 import type { DevnetBlock } from "./chain/chain.ts";
 import { jettonMintBody } from "./contracts/jetton/index.ts";
 import { UserActions } from "./sim/actions.ts";
@@ -37,6 +38,7 @@ export function chainRunner(world: World): GetMethodRunner {
   return {
     runGetMethod: async (address, method, args) => world.chain.runGetMethod(address, method, args),
     getBalance: async (address) => world.chain.account(address)?.balance ?? 0n,
+    readStack: (stack) => new DevnetTupleReader(stack),
   };
 }
 

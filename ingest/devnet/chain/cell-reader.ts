@@ -10,7 +10,7 @@
  * refs. An anycast address, which the devnet never sends, is read by @ton/core's own `Slice`.
  * test/unit/ingest/devnet/cell-reader.test.ts compares both on random cells and every codec's bodies.
  */
-import { Address, type Cell, type Slice } from "@ton/core";
+import { Address, type Cell, type Slice, TupleReader } from "@ton/core";
 import { CellWriter } from "./cell-writer.ts";
 import { type AnyCell, FastCell, fastOf, toTonCell } from "./fast-cell.ts";
 
@@ -247,4 +247,21 @@ export function readCell(cell: Cell): Slice {
 /** `cell.beginParse().preloadUint(32)`: the first 32 bits, failing as @ton/core does on a shorter cell. */
 export function preloadOp(cell: Cell): number {
   return new CellReader(cell).preloadUint(32);
+}
+
+/**
+ * A `TupleReader` for get-method results that reads addresses with `CellReader`: the same Address object
+ * per address as bodies get, so an address the market or the SDK learns from a get-method hits the
+ * per-Address caches of the chain, the records and the contracts instead of adding an entry to each.
+ * Values and failures are @ton/core's (test/unit/ingest/devnet/cell-reader.test.ts).
+ */
+export class DevnetTupleReader extends TupleReader {
+  override readAddress(): Address {
+    return new CellReader(this.readCell()).loadAddress();
+  }
+
+  override readAddressOpt(): Address | null {
+    const cell = this.readCellOpt();
+    return cell === null ? null : new CellReader(cell).loadMaybeAddress();
+  }
 }

@@ -87,6 +87,31 @@ export function fastOf(c: Cell): FastCell | null {
   return fast;
 }
 
+/**
+ * A @ton/core cell taken over as a `toTonCell` view of a FastCell tree (every ordinary cell of it converted
+ * once, exotic ones kept): for cells from outside the chain core, such as the SDK's message bodies, which
+ * the chain then sizes, serialises and parses many times. Unlike `fastOf`, it leaves no WeakMap entry per
+ * cell (weak-map entries are what the young-generation GC pays most for); the result is content-equal.
+ */
+export function adoptCell(cell: Cell): Cell {
+  const fast = adoptTree(cell);
+  return fast === null ? cell : toTonCell(fast);
+}
+
+function adoptTree(cell: Cell): FastCell | null {
+  const view: unknown = cell;
+  if (view instanceof TonView) return view.fast;
+  if (cell.isExotic) return null;
+  const refs = cell.refs.map((r) => adoptTree(r) ?? r);
+  return new FastCell(
+    paddedBytes(cell),
+    cell.bits.length,
+    refs,
+    tonHash(cell).toString("latin1"),
+    cell.depth(0),
+  );
+}
+
 /** A @ton/core cell's level-0 hash; cells of a higher level (pruned branches inside) are not modelled. */
 function tonHash(cell: Cell): Buffer {
   if (cell.mask.value !== 0) throw new Error("the devnet does not serialise cells of level > 0");

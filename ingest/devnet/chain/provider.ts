@@ -12,8 +12,8 @@ import {
   type OpenedContract,
   openContract,
   type TupleItem,
-  TupleReader,
 } from "@ton/core";
+import { DevnetTupleReader } from "./cell-reader.ts";
 import type { Chain, GetMethodResult } from "./chain.ts";
 import { addressKey } from "./memo.ts";
 import { DevnetError } from "./types.ts";
@@ -51,7 +51,7 @@ export function chainProvider(chain: Chain, address: Address): ContractProvider 
       const { exitCode, stack } = runCached(chain, address, name, args);
       if (exitCode !== 0 && exitCode !== 1) throw new GetMethodError(address, name, exitCode);
       // TupleReader consumes its array: hand it a copy (the cached stack is shared).
-      return { stack: new TupleReader([...stack]) };
+      return { stack: new DevnetTupleReader([...stack]) };
     },
     async external() {
       throw new DevnetError("send devnet messages through a devnet wallet (Chain.sendExternal)");

@@ -8,7 +8,7 @@
 import { type Address, beginCell, Cell, loadMessageRelaxed, type StateInit } from "@ton/core";
 import { readCell } from "./cell-reader.ts";
 import { type Begin, beginFast, CellWriter } from "./cell-writer.ts";
-import { type FastCell, toTonCell } from "./fast-cell.ts";
+import { adoptCell, type FastCell, toTonCell } from "./fast-cell.ts";
 import { type CodeRegistry, markerCode } from "./registry.ts";
 import { writeRelaxedInternal } from "./tlb.ts";
 import { type ContractHandler, ContractThrow, instantiate, type OutgoingMessage } from "./types.ts";
@@ -98,7 +98,7 @@ export function walletTransferBody(seqno: number, validUntil: number, transfers:
       to: t.to,
       value: t.value,
       bounce: t.bounce ?? true,
-      body: t.body ?? Cell.EMPTY,
+      body: t.body === undefined ? Cell.EMPTY : adoptCell(t.body),
       ...(t.init ? { init: t.init } : {}),
     };
     const cell = writeRelaxedInternal(fields);

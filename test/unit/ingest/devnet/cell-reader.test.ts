@@ -4,12 +4,25 @@
  * random cells and random read sequences, and every dex/codecs decoder must give the same record on random
  * valid bodies and on truncated or bit-flipped ones.
  */
-import { Address, type Builder, beginCell, type Cell, type Slice } from "@ton/core";
+import {
+  Address,
+  type Builder,
+  beginCell,
+  type Cell,
+  type Slice,
+  type TupleItem,
+  TupleReader,
+} from "@ton/core";
 import test from "ava";
 import fc from "fast-check";
 import { toCell } from "../../../../dex/codecs/common.ts";
 import { BODY_CODECS, PAYLOAD_CODECS } from "../../../../dex/codecs/registry.ts";
-import { CellReader, preloadOp, readCell } from "../../../../ingest/devnet/chain/cell-reader.ts";
+import {
+  CellReader,
+  DevnetTupleReader,
+  preloadOp,
+  readCell,
+} from "../../../../ingest/devnet/chain/cell-reader.ts";
 import { CellWriter } from "../../../../ingest/devnet/chain/cell-writer.ts";
 import { toTonCell } from "../../../../ingest/devnet/chain/fast-cell.ts";
 import { int, prng } from "../../../helpers/prng.ts";
@@ -214,4 +227,49 @@ test("an anycast address is read by @ton/core and the reader continues after it"
   t.deepEqual(norm(got.loadMaybeAddress()), norm(want.loadMaybeAddress()));
   t.is(got.loadUint(12), want.loadUint(12));
   t.is(got.remainingBits, 0);
+});
+
+test("DevnetTupleReader reads get-method addresses as TupleReader does, one object per address", (t) => {
+  const rng = prng(20261122);
+  const randomHash = () => Buffer.from(Array.from({ length: 32 }, () => int(rng, 256)));
+  const addresses = Array.from({ length: 8 }, (_, i) => new Address(i % 3 === 0 ? -1 : 0, randomHash()));
+  const slice = (a: Address | null): TupleItem => ({
+    type: "slice",
+    cell: beginCell().storeAddress(a).endCell(),
+  });
+  const items: TupleItem[] = [];
+  for (let i = 0; i < 200; i++) {
+    const pick = int(rng, 10);
+    if (pick < 8) items.push(slice(addresses[pick]!));
+    else if (pick === 8) items.push({ type: "null" });
+    else items.push({ type: "int", value: 5n });
+  }
+  // Each item read both ways: readAddressOpt for every item, readAddress where there is one.
+  const ours = new DevnetTupleReader([...items]);
+  const theirs = new TupleReader([...items]);
+  const seen = new Map<string, Address>();
+  for (let i = 0; i < items.length; i++) {
+    const want = outcome(() => theirs.readAddressOpt());
+    let object: Address | null = null;
+    const got = outcome(() => {
+      object = ours.readAddressOpt();
+      return object;
+    });
+    t.deepEqual(got, want);
+    if (object !== null) {
+      const a: Address = object;
+      const first = seen.get(a.toRawString()) ?? a;
+      seen.set(a.toRawString(), first);
+      t.is(a, first, "the same Address object for the same address");
+    }
+  }
+  t.is(seen.size, addresses.length);
+  const strict = [slice(addresses[0]!), { type: "null" } as TupleItem, slice(null)];
+  const a = new DevnetTupleReader([...strict]);
+  const b = new TupleReader([...strict]);
+  for (let i = 0; i < strict.length; i++)
+    t.deepEqual(
+      outcome(() => a.readAddress()),
+      outcome(() => b.readAddress()),
+    );
 });

@@ -23,9 +23,11 @@ import {
 import { type Begin, beginFast, CellWriter } from "../../../../ingest/devnet/chain/cell-writer.ts";
 import {
   type AnyCell,
+  adoptCell,
   bitsOf,
   chainSize,
   depthOf,
+  FastCell,
   fastOf,
   hashOf,
   toTonCell,
@@ -263,6 +265,44 @@ test("toTonCell views behave as @ton/core's own cells: hash, depth, level, mask,
     { seed: 20261123, numRuns: 300 },
   );
   t.true(cells > 500);
+});
+
+test("adoptCell takes a @ton/core tree over as a content-equal view whose every cell has a FastCell", (t) => {
+  let cells = 0;
+  fc.assert(
+    fc.property(fc.array(spec, { minLength: 1, maxLength: 14 }), (specs) => {
+      const { ton } = buildBoth(specs);
+      for (const a of ton) {
+        const b = adoptCell(a);
+        cells++;
+        if (!(b instanceof Cell) || fastOf(b) === null || adoptCell(b) !== b) return false;
+        if (!b.hash().equals(a.hash()) || b.depth() !== a.depth() || !b.bits.equals(a.bits)) return false;
+        if (!b.toBoc().equals(a.toBoc()) || !toBoc(b).equals(a.toBoc()) || !b.equals(a)) return false;
+        // The refs are taken over too, all the way down: no cell of the tree is left to `fastOf`'s cache.
+        const pending: Cell[] = [b];
+        while (pending.length > 0) {
+          const c = pending.pop()!;
+          const fast = fastOf(c)!;
+          for (const r of fast.refs) {
+            if (!(r instanceof FastCell)) return false;
+            pending.push(toTonCell(r));
+          }
+        }
+      }
+      return true;
+    }),
+    { seed: 20261124, numRuns: 200 },
+  );
+  t.true(cells > 300);
+  // An exotic cell (a library cell here) stays what it is, no FastCell stands for one; above it the tree
+  // is taken over as usual.
+  const libraryBits = beginCell().storeUint(2, 8).storeBuffer(Buffer.alloc(32, 7)).endCell().bits;
+  const library = new Cell({ exotic: true, bits: libraryBits });
+  t.is(adoptCell(library), library);
+  const parent = beginCell().storeUint(5, 16).storeRef(library).endCell();
+  const adopted = adoptCell(parent);
+  t.true(adopted.hash().equals(parent.hash()) && toBoc(adopted).equals(parent.toBoc()));
+  t.is(fastOf(adopted)!.refs[0], library);
 });
 
 /**
