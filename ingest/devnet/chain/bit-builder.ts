@@ -21,6 +21,8 @@ type WriteUint = (this: Builder, value: bigint | number, bits: number) => void;
 type WriteBuffer = (this: Builder, src: Buffer) => void;
 
 const TWO_48 = 2 ** 48;
+/** POW2[n] = 2^n: a variable `2 ** n` calls the C library's `pow` every time. */
+const POW2: readonly number[] = Array.from({ length: 1024 }, (_, n) => 2 ** n);
 const TWO_48_BIG = 1n << 48n;
 const MASK_48 = TWO_48_BIG - 1n;
 
@@ -40,13 +42,13 @@ function put(b: Builder, value: number, bits: number): void {
   }
   let rest = bits - tillByte;
   // The top `tillByte` bits complete the current byte.
-  buf[at] = buf[at]! | Math.floor(value / 2 ** rest);
+  buf[at] = buf[at]! | Math.floor(value / POW2[rest]!);
   at++;
   while (rest >= 8) {
     rest -= 8;
-    buf[at++] = Math.floor(value / 2 ** rest) & 0xff;
+    buf[at++] = Math.floor(value / POW2[rest]!) & 0xff;
   }
-  if (rest > 0) buf[at] = (value % 2 ** rest) * 2 ** (8 - rest);
+  if (rest > 0) buf[at] = (value % POW2[rest]!) * POW2[8 - rest]!;
   b._length = length + bits;
 }
 
@@ -77,7 +79,7 @@ export function fastWriteUint(original: WriteUint): WriteUint {
       put(this, Number(value & MASK_48), 48);
       return;
     }
-    if (!Number.isSafeInteger(n) || n < 0 || n >= 2 ** bits) {
+    if (!Number.isSafeInteger(n) || n < 0 || n >= POW2[bits]!) {
       original.call(this, value, bits);
       return;
     }

@@ -5,6 +5,8 @@
  * test/unit/ingest/devnet/fast-cell.test.ts compares both on random cell trees.
  * Layout: https://github.com/ton-blockchain/ton/blob/master/crypto/tl/boc.tlb
  */
+
+import { POW2 } from "./cell-writer.ts";
 import {
   type AnyCell,
   bitsOf,
@@ -131,7 +133,7 @@ function visit(root: AnyCell): number {
 /** Bytes needed for `n` (at least one), as @ton/core's `ceil(bitsForNumber(n) / 8)`. */
 function byteWidth(n: number): number {
   let bytes = 1;
-  while (n >= 2 ** (8 * bytes)) bytes++;
+  while (n >= POW2[8 * bytes]!) bytes++;
   return bytes;
 }
 

@@ -15,7 +15,7 @@ import type { RawTransaction } from "../../../schemas/raw-transaction.ts";
 import { type Executed, execute } from "./execute.ts";
 import { LT_PER_BLOCK } from "./fees.ts";
 import { externalMessage } from "./messages.ts";
-import { rawTransaction } from "./record.ts";
+import { rawAddress, rawTransaction } from "./record.ts";
 import { CodeRegistry } from "./registry.ts";
 import type { TruthEvent, TruthRecord } from "./truth.ts";
 import {
@@ -27,21 +27,6 @@ import {
 } from "./types.ts";
 
 export type GetMethodResult = { exitCode: number; stack: TupleItem[] };
-
-/**
- * `address.toRawString()` (the account map's key), cached per (immutable) Address object: contracts send to
- * the same memoised Address objects again and again, and the hex string was made on every delivery.
- */
-const rawKeys = new WeakMap<Address, string>();
-
-function rawKey(address: Address): string {
-  let key = rawKeys.get(address);
-  if (key === undefined) {
-    key = address.toRawString();
-    rawKeys.set(address, key);
-  }
-  return key;
-}
 
 export type DevnetBlock = {
   mc_seqno: number;
@@ -66,7 +51,9 @@ export type ChainOptions = {
 
 type Pending = { message: Message; dest: Address; orderLt: bigint; seq: number };
 /** An executed transaction as the block keeps it: its record, and what orders it. */
-type Done = { lt: bigint; account: Buffer; raw: RawTransaction; events: TruthEvent[] };
+type Done = { lt: bigint; raw: RawTransaction; events: TruthEvent[] };
+
+const byAccount = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The larger of two lts (two arguments, no rest array per call: this runs per transaction). */
 const max = (a: bigint, b: bigint): bigint => (b > a ? b : a);
@@ -105,12 +92,12 @@ export class Chain {
   }
 
   account(address: Address): Readonly<Account> | undefined {
-    return this.#accounts.get(rawKey(address));
+    return this.#accounts.get(rawAddress(address));
   }
 
   /** Creates a genesis account, with no transaction (like accounts in a zerostate). */
   addAccount(address: Address, balance: bigint, contract: ContractInstance | null): void {
-    const key = rawKey(address);
+    const key = rawAddress(address);
     if (address.workChain !== 0) throw new DevnetError(`devnet accounts live in workchain 0, got ${key}`);
     if (this.#accounts.has(key)) throw new DevnetError(`account ${key} already exists`);
     const status = contract ? "active" : "uninitialized";
@@ -159,15 +146,12 @@ export class Chain {
     for (const pending of batch) {
       const result = this.#deliver(pending, startLt, utime);
       if (result !== null) {
-        done.push({
-          lt: result.lt,
-          account: result.address.hash,
-          raw: rawTransaction(result, ids),
-          events: result.events,
-        });
+        done.push({ lt: result.lt, raw: rawTransaction(result, ids), events: result.events });
       }
     }
-    done.sort((a, b) => (a.lt === b.lt ? Buffer.compare(a.account, b.account) : a.lt < b.lt ? -1 : 1));
+    // Equal lts are ordered by account: its raw form (`0:` and 64 upper-case hex digits, one workchain)
+    // orders as the address bytes do.
+    done.sort((a, b) => (a.lt === b.lt ? byAccount(a.raw.account, b.raw.account) : a.lt < b.lt ? -1 : 1));
     const transactions: RawTransaction[] = [];
     const truth: TruthRecord[] = [];
     for (const tx of done) {
@@ -186,7 +170,7 @@ export class Chain {
    * convention), or the code of a `ContractThrow`.
    */
   runGetMethod(address: Address, name: string, args: TupleItem[] = []): GetMethodResult {
-    const account = this.#accounts.get(rawKey(address));
+    const account = this.#accounts.get(rawAddress(address));
     if (account?.contract == null) return { exitCode: -13, stack: [] };
     const ctx: GetMethodContext = { address, balance: account.balance, now: this.utime };
     try {
@@ -206,7 +190,7 @@ export class Chain {
   /** lt = max(block start, account end_lt, created_lt + 1); out messages get lt+1, lt+2, … */
   #deliver(pending: Pending, startLt: bigint, now: number): Executed | null {
     const { message, dest } = pending;
-    const key = rawKey(dest);
+    const key = rawAddress(dest);
     const createdLt = message.info.type === "internal" ? message.info.createdLt : 0n;
     const lt = max(max(startLt, this.#endLt.get(key) ?? 0n), createdLt + 1n);
     const account = this.#accounts.get(key);

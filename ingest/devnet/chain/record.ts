@@ -40,10 +40,13 @@ function boc(cell: AnyCell): string {
   return b64;
 }
 
-/** `rawAddressOf` per Address object: the same few hundred addresses appear in every block. */
+/**
+ * `rawAddressOf` (`0:HEX`, upper case) per Address object: the same few hundred addresses appear in every
+ * block. The chain keys its accounts by it too, so each Address object has one cache entry.
+ */
 const rawAddresses = new WeakMap<Address, string>();
 
-function rawAddress(address: Address): string {
+export function rawAddress(address: Address): string {
   let raw = rawAddresses.get(address);
   if (raw === undefined) {
     raw = rawAddressOf(address);
