@@ -49,6 +49,8 @@ export type ChainOptions = {
   registry?: CodeRegistry;
 };
 
+/** What the chain keeps per address (see `Chain.#slots`). */
+type Slot = { account: Account | undefined; endLt: bigint };
 type Pending = { message: Message; dest: Address; orderLt: bigint; seq: number };
 /** An executed transaction as the block keeps it: its record, and what orders it. */
 type Done = { lt: bigint; raw: RawTransaction; events: TruthEvent[] };
@@ -62,9 +64,11 @@ export class Chain {
   readonly registry: CodeRegistry;
   readonly genesisUtime: number;
   readonly blockSeconds: number;
-  readonly #accounts = new Map<string, Account>();
-  /** Per address, the lt the next transaction must reach (kept for addresses that never came to exist). */
-  readonly #endLt = new Map<string, bigint>();
+  /**
+   * Per address: its account (undefined while it does not exist) and the lt its next transaction must
+   * reach (kept for addresses that never came to exist). One entry for both: one lookup per delivery.
+   */
+  readonly #slots = new Map<string, Slot>();
   #queue: Pending[] = [];
   #seq = 0;
   #mcSeqno = 0;
@@ -92,16 +96,17 @@ export class Chain {
   }
 
   account(address: Address): Readonly<Account> | undefined {
-    return this.#accounts.get(rawAddress(address));
+    return this.#slots.get(rawAddress(address))?.account;
   }
 
   /** Creates a genesis account, with no transaction (like accounts in a zerostate). */
   addAccount(address: Address, balance: bigint, contract: ContractInstance | null): void {
     const key = rawAddress(address);
     if (address.workChain !== 0) throw new DevnetError(`devnet accounts live in workchain 0, got ${key}`);
-    if (this.#accounts.has(key)) throw new DevnetError(`account ${key} already exists`);
+    const slot = this.#slots.get(key);
+    if (slot?.account !== undefined) throw new DevnetError(`account ${key} already exists`);
     const status = contract ? "active" : "uninitialized";
-    this.#accounts.set(key, {
+    const account: Account = {
       address,
       balance,
       status,
@@ -109,7 +114,9 @@ export class Chain {
       lastTxLt: 0n,
       lastTxHash: 0n,
       memo: undefined,
-    });
+    };
+    if (slot === undefined) this.#slots.set(key, { account, endLt: 0n });
+    else slot.account = account;
   }
 
   /** Genesis deploy of registered code: the address is derived from the StateInit as on TON. */
@@ -170,7 +177,7 @@ export class Chain {
    * convention), or the code of a `ContractThrow`.
    */
   runGetMethod(address: Address, name: string, args: TupleItem[] = []): GetMethodResult {
-    const account = this.#accounts.get(rawAddress(address));
+    const account = this.#slots.get(rawAddress(address))?.account;
     if (account?.contract == null) return { exitCode: -13, stack: [] };
     const ctx: GetMethodContext = { address, balance: account.balance, now: this.utime };
     try {
@@ -192,17 +199,21 @@ export class Chain {
     const { message, dest } = pending;
     const key = rawAddress(dest);
     const createdLt = message.info.type === "internal" ? message.info.createdLt : 0n;
-    const lt = max(max(startLt, this.#endLt.get(key) ?? 0n), createdLt + 1n);
-    const account = this.#accounts.get(key);
+    let slot = this.#slots.get(key);
+    if (slot === undefined) {
+      slot = { account: undefined, endLt: 0n };
+      this.#slots.set(key, slot);
+    }
+    const lt = max(max(startLt, slot.endLt), createdLt + 1n);
+    const account = slot.account;
     const result = execute({ account, address: dest, message, lt, now, registry: this.registry });
     if (result === null) {
       this.#droppedExternals++;
       return null;
     }
-    if (result.account) this.#accounts.set(key, result.account);
-    else this.#accounts.delete(key);
+    slot.account = result.account;
     const endLt = lt + BigInt(result.outMessages.length) + 1n;
-    this.#endLt.set(key, endLt);
+    slot.endLt = endLt;
     this.#maxLt = max(this.#maxLt, endLt);
     for (const out of result.outMessages) {
       if (out.info.type !== "internal") continue;

@@ -259,18 +259,19 @@ export function writeRefDict(w: CellWriter, keyBits: number, values: readonly An
 /** An edge of the dictionary tree: its label (bits only), then a leaf's value or the two subtrees. */
 type Edge = { label: FastCell; leaf: number; left: Edge | null; right: Edge | null };
 
-const shapes = new Map<string, Edge>();
+/** Per key width, the shapes by key count (arrays: no key string per dictionary written). */
+const shapes: Edge[][] = [];
 
 function dictShape(keyBits: number, count: number): Edge {
-  const key = `${keyBits}:${count}`;
-  let shape = shapes.get(key);
+  const byCount = (shapes[keyBits] ??= []);
+  let shape = byCount[count];
   if (shape === undefined) {
     const entries = Array.from(
       { length: count },
       (_, k) => [k.toString(2).padStart(keyBits, "0"), k] as const,
     );
     shape = edgeShape(entries, keyBits, 0);
-    shapes.set(key, shape);
+    byCount[count] = shape;
   }
   return shape;
 }
