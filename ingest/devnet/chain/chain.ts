@@ -19,7 +19,7 @@ import { rawAddress, rawTransaction } from "./record.ts";
 import { CodeRegistry } from "./registry.ts";
 import type { TruthEvent, TruthRecord } from "./truth.ts";
 import {
-  type Account,
+  Account,
   type ContractInstance,
   DevnetError,
   type GetMethodContext,
@@ -106,15 +106,7 @@ export class Chain {
     const slot = this.#slots.get(key);
     if (slot?.account !== undefined) throw new DevnetError(`account ${key} already exists`);
     const status = contract ? "active" : "uninitialized";
-    const account: Account = {
-      address,
-      balance,
-      status,
-      contract,
-      lastTxLt: 0n,
-      lastTxHash: 0n,
-      memo: undefined,
-    };
+    const account = new Account(address, balance, status, contract, 0n);
     if (slot === undefined) this.#slots.set(key, { account, endLt: 0n });
     else slot.account = account;
   }

@@ -19,7 +19,7 @@ import { actionPhaseOf, runActions, runBounce, runCompute } from "./phases.ts";
 import type { CodeRegistry } from "./registry.ts";
 import { descriptionCell, writeRefDict } from "./tlb.ts";
 import type { TruthEvent } from "./truth.ts";
-import { type Account, type AccountMemo, type ContractInstance, kindOf } from "./types.ts";
+import { Account, type AccountMemo, type ContractInstance, kindOf } from "./types.ts";
 
 export type ExecuteInput = {
   account: Account | undefined;
@@ -70,13 +70,8 @@ const kindCells = new Map<string, Cell>();
 
 /** The account's memo (./types.ts `AccountMemo`), made on first use. */
 function memoOf(account: Account): AccountMemo {
-  account.memo ??= { stateKey: stateKey(account), txHash: 0n, txKey: null };
+  account.memo ??= { stateKey: stateKey(account) };
   return account.memo;
-}
-
-/** `prevTransactionHash`: a bigint, or the same 256 bits as a hash key. */
-function prevTxHash(account: Account, memo: AccountMemo): bigint | string {
-  return memo.txKey !== null && memo.txHash === account.lastTxHash ? memo.txKey : account.lastTxHash;
 }
 
 function kindCell(kind: string): Cell {
@@ -164,17 +159,11 @@ export function execute(input: ExecuteInput): Executed | null {
   const { balance, contract } = outcome;
   const exists = contract !== null || balance > 0n || account !== undefined;
   const status = contract ? ("active" as const) : ("uninitialized" as const);
-  const after: Account | undefined = exists
-    ? { address, balance, status, contract, lastTxLt: lt, lastTxHash: 0n, memo: undefined }
-    : undefined;
+  const after = exists ? new Account(address, balance, status, contract, lt) : undefined;
   const afterMemo = after ? memoOf(after) : null;
   const cell = transactionCell(input, outcome, after, afterMemo);
   const hashHex = hexOfKey(cell.key);
-  if (after && afterMemo) {
-    after.lastTxHash = BigInt(`0x${hashHex}`);
-    afterMemo.txHash = after.lastTxHash;
-    afterMemo.txKey = cell.key;
-  }
+  if (after) after.lastTxKey = cell.key;
   return {
     account: after,
     cell,
@@ -212,9 +201,9 @@ function transactionCell(
     .bytes(keyBytes(beforeMemo?.stateKey ?? NO_ACCOUNT_KEY))
     .bytes(keyBytes(afterMemo?.stateKey ?? NO_ACCOUNT_KEY));
   const w = new CellWriter().uint(0x07, 4).bytes(input.address.hash).big(input.lt, 64);
-  const prevHash = before && beforeMemo ? prevTxHash(before, beforeMemo) : 0n;
-  if (typeof prevHash === "string") w.bytes(keyBytes(prevHash));
-  else w.big(prevHash, 256);
+  const prevKey = before?.lastTxKey ?? null;
+  if (prevKey !== null) w.bytes(keyBytes(prevKey));
+  else w.big(before?.lastTxHash ?? 0n, 256);
   return w
     .big(before?.lastTxLt ?? 0n, 64)
     .uint(input.now, 32)

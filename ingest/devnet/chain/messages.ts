@@ -7,7 +7,7 @@ import { type Address, beginCell, type Cell, type Message, type StateInit } from
 import type { RawMessage } from "../../../schemas/raw-transaction.ts";
 import { distinctCells } from "./boc.ts";
 import { CellWriter } from "./cell-writer.ts";
-import type { FastCell } from "./fast-cell.ts";
+import { type FastCell, hexOfKey } from "./fast-cell.ts";
 import { BOUNCE_BODY_BITS } from "./fees.ts";
 import { writeMessage } from "./tlb.ts";
 
@@ -116,21 +116,17 @@ export function messagesSize(messages: readonly Message[]): { cells: bigint; bit
  * content without serialising every message a second time.
  */
 export function actionListHash(messages: readonly Message[], modes: readonly number[]): bigint {
-  return actionListHashOf(messages, modes).value;
+  return BigInt(`0x${hexOfKey(actionListKey(messages, modes))}`);
 }
 
-/** `actionListHash` and the same hash as bytes. */
-export function actionListHashOf(
-  messages: readonly Message[],
-  modes: readonly number[],
-): { value: bigint; bytes: Buffer } {
+/** `actionListHash` as a hash key (./fast-cell.ts `FastCell.key`). */
+export function actionListKey(messages: readonly Message[], modes: readonly number[]): string {
   let list = EMPTY_LIST;
   for (let i = 0; i < messages.length; i++) {
     const message = messageCell(messages[i]!);
     list = new CellWriter().ref(list).uint(0x0ec3c86d, 32).uint(modes[i]!, 8).ref(message).end();
   }
-  const bytes = list.hash;
-  return { value: BigInt(`0x${bytes.toString("hex")}`), bytes };
+  return list.key;
 }
 
 const EMPTY_LIST = new CellWriter().end();

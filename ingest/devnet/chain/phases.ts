@@ -10,6 +10,7 @@ import type {
   TransactionBouncePhase,
   TransactionComputePhase,
 } from "@ton/core";
+import { ActionPhase } from "./action-phase.ts";
 import {
   ACTION_NOT_ENOUGH_TON,
   COMPUTE_FEE,
@@ -18,8 +19,7 @@ import {
   GAS_LIMIT,
   GAS_USED_PER_TX,
 } from "./fees.ts";
-import { actionListHashOf, bounceBody, internalMessage, messageSize, messagesSize } from "./messages.ts";
-import { rememberActionListHash } from "./tlb.ts";
+import { actionListKey, bounceBody, internalMessage, messageSize, messagesSize } from "./messages.ts";
 import {
   type ContractInstance,
   type ContractRun,
@@ -177,24 +177,17 @@ export function runActions(outs: OutgoingMessage[], balance: bigint, carry: bigi
 }
 
 export function actionPhaseOf(actions: Actions, total: number): TransactionActionPhase {
-  const listHash = actionListHashOf(actions.messages, actions.modes);
-  const phase: TransactionActionPhase = {
-    success: actions.ok,
-    valid: true,
-    noFunds: actions.resultCode === ACTION_NOT_ENOUGH_TON,
-    statusChange: "unchanged",
-    totalFwdFees: actions.fwdFees,
-    totalActionFees: actions.fwdFees,
-    resultCode: actions.resultCode,
-    totalActions: total,
-    specActions: 0,
-    skippedActions: actions.skipped,
-    messagesCreated: actions.messages.length,
-    actionListHash: listHash.value,
-    totalMessageSize: messagesSize(actions.messages),
-  };
-  rememberActionListHash(listHash);
-  return phase;
+  return new ActionPhase(
+    actions.ok,
+    actions.resultCode === ACTION_NOT_ENOUGH_TON,
+    actions.fwdFees,
+    actions.resultCode,
+    total,
+    actions.skipped,
+    actions.messages.length,
+    actionListKey(actions.messages, actions.modes),
+    messagesSize(actions.messages),
+  );
 }
 
 export type Bounce = { phase: TransactionBouncePhase; message: Message | null; cost: bigint };

@@ -22,8 +22,9 @@ import {
   type TransactionComputePhase,
   type TransactionDescriptionGeneric,
 } from "@ton/core";
+import { ActionPhase } from "./action-phase.ts";
 import { CellWriter } from "./cell-writer.ts";
-import { type AnyCell, bitsOf, type FastCell, fastOf, refCountOf } from "./fast-cell.ts";
+import { type AnyCell, bitsOf, type FastCell, fastOf, keyBytes, refCountOf } from "./fast-cell.ts";
 
 const stateInits = new WeakMap<StateInit, AnyCell>();
 
@@ -174,17 +175,6 @@ function maybeCoins(w: CellWriter, v: bigint | null | undefined): void {
   else w.bit(0);
 }
 
-/**
- * The last action-list hash `actionPhaseOf` computed, with the bytes it came from: its transaction's
- * description is written next, and writes those bytes instead of a bigint → hex → bytes round trip when
- * the phase's `actionListHash` equals the value (any other value takes the bigint path).
- */
-let lastActionListHash: { value: bigint; bytes: Uint8Array } | null = null;
-
-export function rememberActionListHash(hash: { value: bigint; bytes: Uint8Array }): void {
-  lastActionListHash = hash;
-}
-
 function actionCell(a: TransactionActionPhase): FastCell {
   const w = new CellWriter().bit(a.success).bit(a.valid).bit(a.noFunds);
   writeStatusChange(w, a.statusChange);
@@ -194,8 +184,9 @@ function actionCell(a: TransactionActionPhase): FastCell {
   if (a.resultArg !== null && a.resultArg !== undefined) w.bit(1).int(a.resultArg, 32);
   else w.bit(0);
   w.uint(a.totalActions, 16).uint(a.specActions, 16).uint(a.skippedActions, 16).uint(a.messagesCreated, 16);
-  const known = lastActionListHash;
-  w.hash256(known !== null && known.value === a.actionListHash ? known.bytes : a.actionListHash);
+  // The devnet's own phases hold the hash as a key: its bytes are written without a bigint.
+  if (a instanceof ActionPhase) w.bytes(keyBytes(a.actionListKey));
+  else w.hash256(a.actionListHash);
   writeStorageUsed(w, a.totalMessageSize);
   return w.end();
 }
@@ -263,7 +254,11 @@ type Edge = { label: FastCell; leaf: number; left: Edge | null; right: Edge | nu
 const shapes: Edge[][] = [];
 
 function dictShape(keyBits: number, count: number): Edge {
-  const byCount = (shapes[keyBits] ??= []);
+  let byCount = shapes[keyBits];
+  if (byCount === undefined) {
+    byCount = [];
+    shapes[keyBits] = byCount;
+  }
   let shape = byCount[count];
   if (shape === undefined) {
     const entries = Array.from(

@@ -4,7 +4,7 @@
  * functional: they never mutate the state they are given, so a failed compute phase simply keeps the old one.
  */
 import type { Address, Cell, StateInit, TupleItem } from "@ton/core";
-import { type AnyCell, toTonCell } from "./fast-cell.ts";
+import { type AnyCell, hexOfKey, toTonCell } from "./fast-cell.ts";
 import type { TruthEvent } from "./truth.ts";
 
 /** An internal message as the receiving contract sees it (TON's `recv_internal` arguments). */
@@ -204,29 +204,45 @@ export function stateOf<S>(contract: ContractInstance, handler: ContractHandler<
 
 export type AccountStatus = "uninitialized" | "active";
 
-/**
- * What the chain core (./execute.ts) keeps of an account object, made once: its state hash, as a hash key
- * (./fast-cell.ts `FastCell.key`); and, for the accounts `execute` made, their `lastTxHash` as the key it was
- * computed from (`txKey`, valid while `lastTxHash` still equals `txHash`), so the next transaction writes
- * it without a bigint → hex → bytes round trip.
- */
-export type AccountMemo = { stateKey: string; txHash: bigint; txKey: string | null };
+/** What the chain core (./execute.ts) keeps of an account object: its state hash, made once, as a hash key. */
+export type AccountMemo = { stateKey: string };
 
-/** One account. Non-existing accounts are simply absent from the chain's map. */
-export type Account = {
-  address: Address;
-  balance: bigint;
-  status: AccountStatus;
-  /** null for an uninit account (it holds a balance but no code). */
-  contract: ContractInstance | null;
-  lastTxLt: bigint;
-  lastTxHash: bigint;
+/**
+ * One account. Non-existing accounts are simply absent from the chain's map. Never mutated once the
+ * transaction that made it is recorded.
+ */
+export class Account {
   /**
-   * The chain core's memo of this (otherwise never mutated) account object, undefined until first used.
-   * A field rather than a WeakMap entry: weak-map entries are what the young-generation GC pays most for.
+   * The chain core's memo, undefined until first used. A field rather than a WeakMap entry: weak-map
+   * entries are what the young-generation GC pays most for.
    */
-  memo: AccountMemo | undefined;
-};
+  memo: AccountMemo | undefined = undefined;
+  /**
+   * The hash of the transaction that made this account, as a hash key (./fast-cell.ts `FastCell.key`), set
+   * by the chain once that transaction is serialised; null for a genesis account. The next transaction
+   * writes these bytes as its `prev_trans_hash` directly.
+   */
+  lastTxKey: string | null = null;
+  #lastTxHash: bigint | undefined = undefined;
+
+  constructor(
+    readonly address: Address,
+    readonly balance: bigint,
+    readonly status: AccountStatus,
+    /** null for an uninit account (it holds a balance but no code). */
+    readonly contract: ContractInstance | null,
+    readonly lastTxLt: bigint,
+  ) {}
+
+  /** The hash of the last transaction (0 for a genesis account), made from its key on first read. */
+  get lastTxHash(): bigint {
+    if (this.#lastTxHash === undefined) {
+      const key = this.lastTxKey;
+      this.#lastTxHash = key === null ? 0n : BigInt(`0x${hexOfKey(key)}`);
+    }
+    return this.#lastTxHash;
+  }
+}
 
 export function kindOf(account: Account): string {
   return account.contract?.kind ?? "uninit";

@@ -20,11 +20,11 @@ import {
 } from "@ton/core";
 import test from "ava";
 import fc from "fast-check";
+import { ActionPhase } from "../../../../ingest/devnet/chain/action-phase.ts";
 import { CellWriter } from "../../../../ingest/devnet/chain/cell-writer.ts";
 import { hashOf } from "../../../../ingest/devnet/chain/fast-cell.ts";
 import {
   descriptionCell,
-  rememberActionListHash,
   stateInitCell,
   writeMessage,
   writeRefDict,
@@ -222,21 +222,43 @@ test("descriptionCell equals storeTransactionDescription (generic)", (t) => {
   t.pass();
 });
 
-test("descriptionCell is unchanged by its caches: repeated compute phases, remembered action-list hashes", (t) => {
+test("descriptionCell is unchanged by its caches and by the devnet's ActionPhase (list hash as a key)", (t) => {
   fc.assert(
-    fc.property(compute, action, fc.boolean(), (computePhase, actionPhase, match) => {
+    fc.property(compute, action, fc.boolean(), (computePhase, plain, asKey) => {
+      // The same phase as the devnet builds it: the list hash held as a hash key, made a bigint on reads.
+      const key = Buffer.from(plain.actionListHash.toString(16).padStart(64, "0"), "hex").toString("latin1");
+      const fees = plain.totalFwdFees ?? 0n;
+      const ours = new ActionPhase(
+        plain.success,
+        plain.noFunds,
+        fees,
+        plain.resultCode,
+        plain.totalActions,
+        plain.skippedActions,
+        plain.messagesCreated,
+        key,
+        plain.totalMessageSize,
+      );
+      const same = {
+        ...plain,
+        valid: true,
+        statusChange: "unchanged" as const,
+        totalFwdFees: fees,
+        totalActionFees: fees,
+        resultArg: undefined,
+        specActions: 0,
+      };
+      if (ours.actionListHash !== plain.actionListHash) return false;
       const description = {
         type: "generic",
         creditFirst: true,
         computePhase,
-        actionPhase,
+        actionPhase: asKey ? ours : same,
         aborted: false,
         destroyed: false,
       } as TransactionDescriptionGeneric;
-      const expected = beginCell().store(storeTransactionDescription(description)).endCell().hash();
-      // The remembered hash is the phase's own (bytes path) or another value (bigint path).
-      const value = match ? actionPhase.actionListHash : actionPhase.actionListHash ^ 1n;
-      rememberActionListHash({ value, bytes: Buffer.from(value.toString(16).padStart(64, "0"), "hex") });
+      const reference = { ...description, actionPhase: same };
+      const expected = beginCell().store(storeTransactionDescription(reference)).endCell().hash();
       // Twice: the second run finds its compute-phase cell in the cache.
       return [1, 2].every(() => hashOf(descriptionCell(description)).equals(expected));
     }),
