@@ -16,14 +16,55 @@ import { type AnyCell, FastCell, fastOf, toTonCell } from "./fast-cell.ts";
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-/** Workchain byte and hash of the address being read, then its latin1 text: the key of `addresses`. */
+/** Workchain byte and hash of the address being read. */
 const ADDRESS_KEY = Buffer.alloc(33);
+
 /**
  * One Address object per std address read (Address objects are immutable): a body names the same few
  * hundred contracts and actors over and over, and a shared object also hits the per-Address caches of the
  * chain and the record builder. Bounded by the devnet's distinct addresses.
+ *
+ * An open-addressing table, at most half full, slotted by the hash's first four bytes (the hash of the
+ * account's StateInit, so evenly spread) and checked byte by byte: no key string and no Map lookup per
+ * address read.
  */
-const addresses = new Map<string, Address>();
+let internTable: (Address | undefined)[] = new Array(1024).fill(undefined);
+let interned = 0;
+
+const slotOf = (h: Uint8Array, at: number, mask: number): number =>
+  ((h[at]! << 24) | (h[at + 1]! << 16) | (h[at + 2]! << 8) | h[at + 3]!) & mask;
+
+/** The interned Address whose workchain byte and hash are `key`'s 33 bytes, added if new. */
+function internAddress(key: Uint8Array): Address {
+  const wc = key[0]! >= 128 ? key[0]! - 256 : key[0]!;
+  const mask = internTable.length - 1;
+  let slot = slotOf(key, 1, mask);
+  for (let entry = internTable[slot]; entry !== undefined; entry = internTable[slot]) {
+    if (entry.workChain === wc && sameHash(entry.hash, key)) return entry;
+    slot = (slot + 1) & mask;
+  }
+  const address = new Address(wc, Buffer.from(key.subarray(1, 33)));
+  internTable[slot] = address;
+  if (2 * ++interned > internTable.length) {
+    const old = internTable;
+    internTable = new Array(2 * old.length).fill(undefined);
+    for (const a of old) if (a !== undefined) place(a);
+  }
+  return address;
+}
+
+function place(address: Address): void {
+  const mask = internTable.length - 1;
+  let slot = slotOf(address.hash, 0, mask);
+  while (internTable[slot] !== undefined) slot = (slot + 1) & mask;
+  internTable[slot] = address;
+}
+
+/** Whether `hash` (32 bytes) equals bytes 1..32 of `key`. */
+function sameHash(hash: Uint8Array, key: Uint8Array): boolean {
+  for (let i = 0; i < 32; i++) if (hash[i] !== key[i + 1]) return false;
+  return true;
+}
 
 /** The empty cell `asCell` returns for an empty remainder (cells are immutable). */
 let EMPTY: Cell | undefined;
@@ -183,14 +224,7 @@ export class CellReader {
       }
     }
     this.#offset = offset + 267;
-    const text = key.toString("latin1", 0, 33);
-    let address = addresses.get(text);
-    if (address === undefined) {
-      const wc = key[0]!;
-      address = new Address(wc >= 128 ? wc - 256 : wc, Buffer.from(key.subarray(1, 33)));
-      addresses.set(text, address);
-    }
-    return address;
+    return internAddress(key);
   }
 
   /** Runs `f` on a @ton/core Slice at this reader's position and takes over the position it leaves. */

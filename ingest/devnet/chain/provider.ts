@@ -15,7 +15,7 @@ import {
 } from "@ton/core";
 import { DevnetTupleReader } from "./cell-reader.ts";
 import type { Chain, GetMethodResult } from "./chain.ts";
-import { addressKey } from "./memo.ts";
+import { rawAddress } from "./record.ts";
 import { DevnetError } from "./types.ts";
 
 /** Thrown by `get` for a non-zero exit code, like @ton/ton's clients ("Unable to execute get method"). */
@@ -74,20 +74,26 @@ export function chainProvider(chain: Chain, address: Address): ContractProvider 
  * its wallet code and the owner, none of which a devnet minter (jetton, pTON, STON.fi LP) ever changes, and
  * the @ston-fi/sdk wrappers ask for the same few wallets on every swap. Only successful runs are cached.
  */
-const walletAddresses = new WeakMap<Chain, Map<string, GetMethodResult>>();
+const walletAddresses = new WeakMap<Chain, Map<string, Map<string, GetMethodResult>>>();
 
 function runCached(chain: Chain, address: Address, name: string, args: TupleItem[]): GetMethodResult {
   const arg = args[0];
   if (name !== "get_wallet_address" || args.length !== 1 || arg?.type !== "slice" || arg.cell.level() !== 0) {
     return chain.runGetMethod(address, name, args);
   }
-  let cache = walletAddresses.get(chain);
+  let byMinter = walletAddresses.get(chain);
+  if (byMinter === undefined) {
+    byMinter = new Map();
+    walletAddresses.set(chain, byMinter);
+  }
+  // Per minter (by its cached raw address), then per argument cell's own hash (level 0, checked above).
+  const minter = rawAddress(address);
+  let cache = byMinter.get(minter);
   if (cache === undefined) {
     cache = new Map();
-    walletAddresses.set(chain, cache);
+    byMinter.set(minter, cache);
   }
-  // The argument cell's own hash (level 0, checked above): no FastCell made for it.
-  const key = addressKey(address) + arg.cell.hash(0).toString("latin1");
+  const key = arg.cell.hash(0).toString("latin1");
   let result = cache.get(key);
   if (result === undefined) {
     result = chain.runGetMethod(address, name, args);

@@ -273,3 +273,25 @@ test("DevnetTupleReader reads get-method addresses as TupleReader does, one obje
       outcome(() => b.readAddress()),
     );
 });
+
+test("addresses are interned: equal addresses give one object, distinct ones never share, across table growth", (t) => {
+  const rng = prng(20261125);
+  // Thousands of addresses (the intern table grows several times), some with equal leading hash bytes so
+  // they probe the same slots, in both workchains.
+  const raw = Array.from({ length: 3000 }, (_, i) => {
+    const hash = Buffer.from(Array.from({ length: 32 }, () => int(rng, 256)));
+    if (i % 7 === 0) hash.writeUInt32BE(0xdeadbeef, 0);
+    return new Address(i % 5 === 0 ? -1 : 0, hash);
+  });
+  const cellOf = (a: Address) => beginCell().storeUint(int(rng, 8), 3).storeAddress(a).endCell();
+  const read = (a: Address) => {
+    const r = new CellReader(cellOf(a));
+    r.loadUint(3);
+    return r.loadAddress();
+  };
+  const first = raw.map(read);
+  for (const [i, a] of first.entries()) t.true(a.equals(raw[i]!) && a.workChain === raw[i]!.workChain);
+  t.is(new Set(first).size, raw.length);
+  const again = raw.map(read);
+  for (const [i, a] of again.entries()) t.is(a, first[i]);
+});
