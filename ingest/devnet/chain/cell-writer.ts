@@ -274,16 +274,19 @@ export class CellWriter {
       this.#len += src.length * 8;
     } else {
       if (this.#len + src.length * 8 > MAX_BITS) throw new Error("cell overflow: more than 1023 bits");
-      // Each byte: its high bits complete the current byte, its low bits start the next one.
+      // Each byte: its high bits complete the current byte, its low bits start the next one (carried).
       const buf = this.#buf;
       const shift = this.#len & 7;
-      let at = 2 + (this.#len >> 3);
-      for (let i = 0; i < src.length; i++) {
+      const back = 8 - shift;
+      const at = 2 + (this.#len >> 3);
+      const n = src.length;
+      let carry = buf[at]!;
+      for (let i = 0; i < n; i++) {
         const byte = src[i]!;
-        buf[at] = buf[at]! | (byte >> shift);
-        at++;
-        buf[at] = (byte << (8 - shift)) & 0xff;
+        buf[at + i] = carry | (byte >> shift);
+        carry = (byte << back) & 0xff;
       }
+      buf[at + n] = carry;
       this.#len += src.length * 8;
     }
     return this;

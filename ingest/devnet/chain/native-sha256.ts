@@ -28,7 +28,9 @@ const require = createRequire(import.meta.url);
 
 /** One-shot `crypto.hash` (Node ≥ 20.12): no Hash object per call, unlike `createHash().update().digest()`. */
 export function nativeSha256(source: Buffer | string): Buffer {
-  return hash("sha256", source, "buffer") as unknown as Buffer;
+  // As a latin1 string, then copied into a pooled Buffer: half the time of the "buffer" output, which
+  // gives every digest an ArrayBuffer of its own.
+  return Buffer.from(hash("sha256", source, "latin1"), "latin1");
 }
 
 /**
