@@ -81,10 +81,15 @@ function prefix(s: Scratch, length: number): Uint8Array {
  * instead of an ArrayBuffer per cell. A slab lives as long as any cell in it.
  */
 const SLAB_BYTES = 8192;
+/** V8's `typed_array_max_size_in_heap`. */
+const ON_HEAP_BYTES = 64;
 let slab = new Uint8Array(SLAB_BYTES);
 let slabUsed = 0;
 
 function carve(size: number): Uint8Array {
+  // Up to 64 bytes V8 keeps a typed array's bytes inside the object on the JS heap: cheaper to make than
+  // a view of a slab, and freed with it.
+  if (size <= ON_HEAP_BYTES) return new Uint8Array(size);
   if (slabUsed + size > SLAB_BYTES) {
     slab = new Uint8Array(SLAB_BYTES);
     slabUsed = 0;
