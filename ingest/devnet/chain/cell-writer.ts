@@ -410,7 +410,8 @@ export class CellWriter {
     const refs = count === 0 ? NO_REFS : (held.slice(0, count) as AnyCell[]);
     // #put ORs bits in, so the next writer needs a zeroed buffer; and no cell is kept alive by the scratch.
     buf.fill(0, 0, at);
-    held.fill(null, 0, count);
+    // A loop: Array's `fill` is a call into the runtime, for at most 4 slots.
+    for (let k = 0; k < count; k++) held[k] = null;
     scratch.push(this.#scratch);
     this.#buf = EMPTY_SCRATCH;
     return new FastCell(data, len, refs, key, depth);

@@ -14,7 +14,7 @@ import {
 import type { RawTransaction } from "../../../schemas/raw-transaction.ts";
 import { type Executed, execute } from "./execute.ts";
 import { LT_PER_BLOCK } from "./fees.ts";
-import { externalMessage } from "./messages.ts";
+import { externalMessage, isDevnetMessage } from "./messages.ts";
 import { rawAddress, rawTransaction } from "./record.ts";
 import { CodeRegistry } from "./registry.ts";
 import type { TruthEvent, TruthRecord } from "./truth.ts";
@@ -194,7 +194,8 @@ export class Chain {
   /** lt = max(block start, account end_lt, created_lt + 1); out messages get lt+1, lt+2, … */
   #deliver(pending: Pending, startLt: bigint, now: number): Executed | null {
     const { message, dest } = pending;
-    const key = rawAddress(dest);
+    // The sender's record of the message already holds the destination's raw form.
+    const key = (isDevnetMessage(message) ? message.raw?.destination : undefined) ?? rawAddress(dest);
     const createdLt = message.info.type === "internal" ? message.info.createdLt : 0n;
     let slot = this.#slots.get(key);
     if (slot === undefined) {

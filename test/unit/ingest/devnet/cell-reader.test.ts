@@ -293,5 +293,5 @@ test("addresses are interned: equal addresses give one object, distinct ones nev
   for (const [i, a] of first.entries()) t.true(a.equals(raw[i]!) && a.workChain === raw[i]!.workChain);
   t.is(new Set(first).size, raw.length);
   const again = raw.map(read);
-  for (const [i, a] of again.entries()) t.is(a, first[i]);
+  for (const [i, a] of again.entries()) t.is(a, first[i]!);
 });
