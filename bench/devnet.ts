@@ -13,7 +13,7 @@
  * collector and compiler on the JavaScript thread too. Node's default lets V8 helper threads take that work
  * to a second core (a third of the market's CPU time on this machine); that figure is printed beside it,
  * and the verdict is the single-core one. Both children run with the V8 settings the CLI uses
- * (ingest/devnet/chain/gc-tuning.ts).
+ * (ingest/devnet/chain/gc-tuning.ts: its startup flags on their command line, the rest set at runtime).
  *
  * Run alone: `node --import tsx bench/devnet.ts`; bench/run.ts imports `runDevnetBench`.
  */
@@ -22,7 +22,7 @@ import { pathToFileURL } from "node:url";
 import { beginCell, Cell, contractAddress } from "@ton/core";
 import { Chain } from "../ingest/devnet/chain/chain.ts";
 import { echoInit, registerEcho } from "../ingest/devnet/chain/echo.ts";
-import { useDevnetGcTuning } from "../ingest/devnet/chain/gc-tuning.ts";
+import { DEVNET_NODE_FLAGS, useDevnetGcTuning } from "../ingest/devnet/chain/gc-tuning.ts";
 import { useNativeSha256 } from "../ingest/devnet/chain/native-sha256.ts";
 import { CodeRegistry } from "../ingest/devnet/chain/registry.ts";
 import { registerWallet, walletInit, walletTransferBody } from "../ingest/devnet/chain/wallet.ts";
@@ -180,7 +180,7 @@ function measureInChild(nodeFlags: readonly string[]): Promise<Measured> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [...nodeFlags, "--import", "tsx", self, CHILD_FLAG],
+      [...nodeFlags, ...DEVNET_NODE_FLAGS, "--import", "tsx", self, CHILD_FLAG],
       { maxBuffer: 1 << 20 },
       (error, stdout, stderr) => {
         if (error) reject(new Error(`devnet bench child failed: ${error.message}\n${stderr}`));
