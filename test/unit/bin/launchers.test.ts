@@ -1,7 +1,8 @@
 /**
  * V8 reads some flags only at startup, so the CLI's launchers carry them on their node command line:
  * bin/tondex, the shebang of bin/tondex.mjs (what `npm link` and `npx tondex` run) and `npm start` must
- * each pass every flag of `DEVNET_NODE_FLAGS`, which the benchmark's children use too.
+ * each pass every flag of `DEVNET_NODE_FLAGS`, and so must `npm run bench`, whose pipeline figures include
+ * `tondex start`'s (the devnet benchmark's children get them from bench/devnet.ts).
  */
 import { readFileSync } from "node:fs";
 import test from "ava";
