@@ -236,10 +236,9 @@ export class Account {
 
   /** The hash of the last transaction (0 for a genesis account), made from its key on first read. */
   get lastTxHash(): bigint {
-    if (this.#lastTxHash === undefined) {
-      const key = this.lastTxKey;
-      this.#lastTxHash = key === null ? 0n : BigInt(`0x${hexOfKey(key)}`);
-    }
+    const key = this.lastTxKey;
+    if (key === null) return 0n;
+    this.#lastTxHash ??= BigInt(`0x${hexOfKey(key)}`);
     return this.#lastTxHash;
   }
 }
