@@ -19,7 +19,7 @@ import { actionPhaseOf, runActions, runBounce, runCompute } from "./phases.ts";
 import type { CodeRegistry } from "./registry.ts";
 import { descriptionCell, writeRefDict } from "./tlb.ts";
 import type { TruthEvent } from "./truth.ts";
-import { Account, type AccountMemo, type ContractInstance, kindOf } from "./types.ts";
+import { Account, type ContractInstance, kindOf } from "./types.ts";
 
 export type ExecuteInput = {
   account: Account | undefined;
@@ -68,10 +68,10 @@ const NO_ACCOUNT_KEY = new CellWriter().bit(0).end().key;
 /** `storeStringRefTail(kind)`: one cell per contract kind, built once by @ton/core. */
 const kindCells = new Map<string, Cell>();
 
-/** The account's memo (./types.ts `AccountMemo`), made on first use. */
-function memoOf(account: Account): AccountMemo {
-  account.memo ??= { stateKey: stateKey(account) };
-  return account.memo;
+/** The account's state-hash stand-in, made once per account object (./types.ts `Account.stateKey`). */
+function stateKeyOf(account: Account): string {
+  account.stateKey ??= stateKey(account);
+  return account.stateKey;
 }
 
 function kindCell(kind: string): Cell {
@@ -160,8 +160,7 @@ export function execute(input: ExecuteInput): Executed | null {
   const exists = contract !== null || balance > 0n || account !== undefined;
   const status = contract ? ("active" as const) : ("uninitialized" as const);
   const after = exists ? new Account(address, balance, status, contract, lt) : undefined;
-  const afterMemo = after ? memoOf(after) : null;
-  const cell = transactionCell(input, outcome, after, afterMemo);
+  const cell = transactionCell(input, outcome, after);
   const hashHex = hexOfKey(cell.key);
   if (after) after.lastTxKey = cell.key;
   return {
@@ -181,25 +180,19 @@ export function execute(input: ExecuteInput): Executed | null {
 const ACCOUNT_STATUS = { uninitialized: 0, frozen: 1, active: 2, "non-existing": 3 } as const;
 
 /**
- * `transaction$0111` (block.tlb) of `input` run to `outcome`, from `input.account` to `after` (`afterMemo`
- * is its memo); field for field as @ton/core's `storeTransaction`, on the FastCell writer and with the
- * message cells reused from ./messages.ts instead of serialising every message again.
+ * `transaction$0111` (block.tlb) of `input` run to `outcome`, from `input.account` to `after`; field for
+ * field as @ton/core's `storeTransaction`, on the FastCell writer and with the message cells reused from
+ * ./messages.ts instead of serialising every message again.
  */
-function transactionCell(
-  input: ExecuteInput,
-  outcome: Outcome,
-  after: Account | undefined,
-  afterMemo: AccountMemo | null,
-): FastCell {
+function transactionCell(input: ExecuteInput, outcome: Outcome, after: Account | undefined): FastCell {
   const { outMessages } = outcome;
   const before = input.account;
   const messages = new CellWriter().bit(1).ref(messageCell(input.message));
   writeRefDict(messages, 15, outMessages.map(messageCell));
-  const beforeMemo = before ? memoOf(before) : null;
   const hashUpdate = new CellWriter()
     .uint(0x72, 8)
-    .bytes(keyBytes(beforeMemo?.stateKey ?? NO_ACCOUNT_KEY))
-    .bytes(keyBytes(afterMemo?.stateKey ?? NO_ACCOUNT_KEY));
+    .bytes(keyBytes(before ? stateKeyOf(before) : NO_ACCOUNT_KEY))
+    .bytes(keyBytes(after ? stateKeyOf(after) : NO_ACCOUNT_KEY));
   const w = new CellWriter().uint(0x07, 4).bytes(input.address.hash).big(input.lt, 64);
   const prevKey = before?.lastTxKey ?? null;
   if (prevKey !== null) w.bytes(keyBytes(prevKey));

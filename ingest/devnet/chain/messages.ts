@@ -7,7 +7,7 @@ import { type Address, beginCell, type Cell, type Message, type StateInit } from
 import type { RawMessage } from "../../../schemas/raw-transaction.ts";
 import { distinctCells } from "./boc.ts";
 import { CellWriter } from "./cell-writer.ts";
-import { type FastCell, hexOfKey } from "./fast-cell.ts";
+import type { FastCell } from "./fast-cell.ts";
 import { BOUNCE_BODY_BITS } from "./fees.ts";
 import { writeMessage } from "./tlb.ts";
 
@@ -111,15 +111,11 @@ export function messagesSize(messages: readonly Message[]): { cells: bigint; bit
 }
 
 /**
- * Stand-in for the c5 action-list hash of messages sent with `modes` (no TVM runs here): `out_list` shaped cells chaining
- * `action_send_msg#0ec3c86d mode:uint8 ^message` over the messages' own cells, so it commits to the same
- * content without serialising every message a second time.
+ * Stand-in for the c5 action-list hash of messages sent with `modes` (no TVM runs here), as a hash key
+ * (./fast-cell.ts `FastCell.key`): `out_list` shaped cells chaining `action_send_msg#0ec3c86d mode:uint8
+ * ^message` over the messages' own cells, so it commits to the same content without serialising every
+ * message a second time.
  */
-export function actionListHash(messages: readonly Message[], modes: readonly number[]): bigint {
-  return BigInt(`0x${hexOfKey(actionListKey(messages, modes))}`);
-}
-
-/** `actionListHash` as a hash key (./fast-cell.ts `FastCell.key`). */
 export function actionListKey(messages: readonly Message[], modes: readonly number[]): string {
   let list = EMPTY_LIST;
   for (let i = 0; i < messages.length; i++) {

@@ -204,19 +204,16 @@ export function stateOf<S>(contract: ContractInstance, handler: ContractHandler<
 
 export type AccountStatus = "uninitialized" | "active";
 
-/** What the chain core (./execute.ts) keeps of an account object: its state hash, made once, as a hash key. */
-export type AccountMemo = { stateKey: string };
-
 /**
  * One account. Non-existing accounts are simply absent from the chain's map. Never mutated once the
  * transaction that made it is recorded.
  */
 export class Account {
   /**
-   * The chain core's memo, undefined until first used. A field rather than a WeakMap entry: weak-map
-   * entries are what the young-generation GC pays most for.
+   * The stand-in of this account's state hash (./execute.ts `stateKeyOf`), as a hash key, made on first
+   * use. A field rather than a WeakMap entry: weak-map entries are what the young-generation GC pays most for.
    */
-  memo: AccountMemo | undefined = undefined;
+  stateKey: string | undefined = undefined;
   /**
    * The hash of the transaction that made this account, as a hash key (./fast-cell.ts `FastCell.key`), set
    * by the chain once that transaction is serialised; null for a genesis account. The next transaction
