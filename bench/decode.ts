@@ -22,7 +22,7 @@ export type BenchResult = {
   ok: boolean;
 };
 
-const TRACES_DIR = fileURLToPath(new URL("../../shared/vectors/mainnet-traces/", import.meta.url));
+const TRACES_DIR = fileURLToPath(new URL("../test/vectors/mainnet-traces/", import.meta.url));
 
 function loadBodies(): string[] {
   const bodies: string[] = [];

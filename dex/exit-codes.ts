@@ -5,7 +5,7 @@
 // * §3.3 "Exit codes" and "Error (throw) codes" ([v2-src] `common/op.fc`, `common/errors.fc`);
 // * §3.9.5 and [funcbox] 0.1.4 `math/math.fc` for the fixed-point errors 50001–50009 and 51002;
 // * §11 for TVM 4 (257-bit overflow and division by zero) and the out-of-gas compute exit −14.
-// Names equal the `exit_name` labels of shared/vectors/amm/*.json (the AMM engine imports this table).
+// Names equal the `exit_name` labels of test/vectors/amm/*.json (the AMM engine imports this table).
 //
 // A v2 refund carries either one of the CRC32 codes below or, when the pool or router hit any other
 // exception, the raw error number (contracts.md §3.3), so both kinds live in one table per version.

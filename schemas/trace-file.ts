@@ -1,5 +1,5 @@
 /**
- * The recorded-trace file format of shared/vectors/mainnet-traces (see its FORMAT.md): one trace with its
+ * The recorded-trace file format of test/vectors/mainnet-traces (see its FORMAT.md): one trace with its
  * transactions as toncenter's indexer stored them, plus the expected actions. This module validates such a
  * file and maps its transactions to RawTransaction records (used by tests, `tondex decode` and `replay`).
  */

@@ -3,7 +3,7 @@
  * per file: `{"file": ..., "operations": [...]}` (schema: dex/classify/README.md, schemas/operations.ts).
  *
  * Accepted inputs, detected from the content:
- * - a recorded trace in the shared/vectors/mainnet-traces format (an object with `transactions`);
+ * - a recorded trace in the test/vectors/mainnet-traces format (an object with `transactions`);
  * - RawTransaction JSON: one record or an array of records;
  * - RawTransaction JSONL: one record per line.
  * A file that cannot be read or validated is reported on stderr (with the JSONL line number) and skipped;
@@ -24,7 +24,7 @@ const USAGE = `usage: tondex decode FILE...
 
 Classifies the STON.fi DEX operations (swaps, routes, referral payments, vault deposits and withdrawals,
 liquidity) in each FILE and prints one JSON line per file: {"file": ..., "operations": [...]}.
-FILE is a recorded trace (shared/vectors/mainnet-traces format), a RawTransaction JSON record or array,
+FILE is a recorded trace (test/vectors/mainnet-traces format), a RawTransaction JSON record or array,
 or RawTransaction JSONL; '-' reads standard input. Output schema: dex/classify/README.md.
 `;
 

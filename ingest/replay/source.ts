@@ -2,7 +2,7 @@
  * The replay source: recorded data through the same pipeline. Inputs, detected per path:
  * - a devnet dump directory (`tondex devnet --out DIR`, schemas/devnet-dump.ts), streamed;
  * - RawTransaction JSONL (`*.jsonl`), streamed line by line;
- * - JSON: a recorded trace (shared/vectors/mainnet-traces format), one RawTransaction or an array.
+ * - JSON: a recorded trace (test/vectors/mainnet-traces format), one RawTransaction or an array.
  * Every input yields blocks in mc_seqno order; several inputs are merged by mc_seqno. A line or record
  * that is not a valid RawTransaction becomes a `RejectedRecord` in its block (stored as malformed
  * downstream), never a crash and never a silent drop.

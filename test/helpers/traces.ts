@@ -1,5 +1,5 @@
 /**
- * The recorded mainnet traces of shared/vectors/mainnet-traces (format: its FORMAT.md), loaded and mapped
+ * The recorded mainnet traces of test/vectors/mainnet-traces (format: its FORMAT.md), loaded and mapped
  * to RawTransaction records. Every `*.json` file in the folder is a trace; tests iterate over all of them.
  */
 import type { RawTransaction } from "../../schemas/raw-transaction.ts";

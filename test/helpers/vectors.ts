@@ -1,11 +1,12 @@
 /**
- * Where the shared, read-only test vectors live: `../shared/vectors` beside the repository root
- * (CI clones main with shared/ next to it). Tests read them in place and never write there.
+ * Where the read-only test vectors live: `test/vectors/` in this repository (a verbatim copy of the project's
+ * reference vectors, with their provenance and licence files; see test/vectors/ORIGIN.md). A plain clone runs
+ * its own tests; tests read the files in place and never write there.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-export const VECTORS_DIR = fileURLToPath(new URL("../../../shared/vectors/", import.meta.url));
+export const VECTORS_DIR = fileURLToPath(new URL("../vectors/", import.meta.url));
 
 export function vectorPath(relative: string): string {
   return `${VECTORS_DIR}${relative}`;

@@ -171,7 +171,7 @@ export const P_WCPI = pool(
     w0: 800_000_000_000_000_000n,
   }),
 );
-// Parameters of shared/vectors/amm v2_weighted_stableswap/swap/0000.
+// Parameters of test/vectors/amm v2_weighted_stableswap/swap/0000.
 export const P_WSTABLE = pool(
   "v2 tsTON/TON",
   R_WSTABLE,

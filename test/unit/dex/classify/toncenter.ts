@@ -1,6 +1,6 @@
 /**
  * Maps tondex operations to the action shapes of toncenter's indexer test cases, so the recorded traces'
- * `expected` lists (shared/vectors/mainnet-traces/FORMAT.md) can be checked. Only toncenter's conventions
+ * `expected` lists (test/vectors/mainnet-traces/FORMAT.md) can be checked. Only toncenter's conventions
  * live here, never per-file cases:
  * - `dex` is "stonfi" (v1) / "stonfi_v2"; TON is `asset: null` in v2 but the pTON v1 master in v1;
  * - a failed swap's outgoing transfer is the refund (offer asset); TON legs have no jetton wallets;

@@ -1,5 +1,5 @@
 /**
- * Acceptance: every recorded mainnet trace in shared/vectors/mainnet-traces yields exactly the STON.fi
+ * Acceptance: every recorded mainnet trace in test/vectors/mainnet-traces yields exactly the STON.fi
  * actions its `expected` lists (toncenter's test cases: swaps with amounts, assets, success, routes and
  * peer swaps, v1 referral payouts, v2 vault deposits). One generic test per file, no per-file cases.
  * On a mismatch the actual actions and operations are written to

@@ -1,4 +1,4 @@
-// dex/exit-codes.ts: every `exit_name` used by shared/vectors/amm/*.json maps to the same code, and
+// dex/exit-codes.ts: every `exit_name` used by test/vectors/amm/*.json maps to the same code, and
 // describeExitCode behaves for known, version-specific and unknown codes.
 import test from "ava";
 import {

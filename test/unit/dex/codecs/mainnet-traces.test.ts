@@ -1,4 +1,4 @@
-// Every message body in shared/vectors/mainnet-traces/*.json (real mainnet traces from toncenter/ton-indexer;
+// Every message body in test/vectors/mainnet-traces/*.json (real mainnet traces from toncenter/ton-indexer;
 // provenance in that folder's FORMAT.md) with a jetton/STON.fi/pTON op decodes (never `malformed`), and
 // re-encodes to a cell with the original hash, including the forward payloads inside transfers.
 import { Cell } from "@ton/core";

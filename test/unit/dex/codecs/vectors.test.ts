@@ -1,4 +1,4 @@
-// Every vector of shared/vectors/messages/stonfi-messages.json (real mainnet bodies from tonkeeper/tongo's
+// Every vector of test/vectors/messages/stonfi-messages.json (real mainnet bodies from tonkeeper/tongo's
 // tests; provenance in that folder's README.md, each entry's `source`) decodes to its expected fields, and
 // encode(decode(cell)) gives a cell with the original hash. Field names below are tongo's, as in the file.
 import { Cell } from "@ton/core";
