@@ -23,7 +23,7 @@ import type { Store } from "../infra/store/client.ts";
 import type { RawTransaction } from "../schemas/raw-transaction.ts";
 import { norm } from "./queries/sql/common.ts";
 import { toOperationRecord } from "./queries/sql/operation-records.ts";
-import { selectOperationRows, selectStatesAt, selectWalletTxs } from "./queries/sql/operations.ts";
+import { selectOperationRows, selectStatesAt, selectTracePaths } from "./queries/sql/operations.ts";
 import { selectPools } from "./queries/sql/pools.ts";
 import { selectFeeVaults, selectLpPositions } from "./queries/sql/positions.ts";
 import { selectAssets, selectRouters } from "./queries/sql/reference.ts";
@@ -93,11 +93,14 @@ export class ClickHouseReadModel implements DexReadModel {
       { pool: o.pool, lt: o.lt },
       ...(o.lt > 0n ? [{ pool: o.pool, lt: o.lt - 1n }] : []),
     ]);
-    const [states, walletTxs] = await Promise.all([
+    const [states, paths] = await Promise.all([
       selectStatesAt(this.store, keys),
-      selectWalletTxs(this.store, owner, [...new Set(rows.flatMap((o) => o.tx_hashes))]),
+      selectTracePaths(
+        this.store,
+        rows.map((o) => o.tx_hash),
+      ),
     ]);
-    return rows.flatMap((o) => toOperationRecord(o, { wallet: owner, states, walletTxs }) ?? []);
+    return rows.flatMap((o) => toOperationRecord(o, { wallet: owner, states, paths }) ?? []);
   }
 
   getWalletLpPositions(wallet: RawAddress): Promise<LpPositionRecord[]> {

@@ -35,10 +35,11 @@ export type AssetRecord = {
   /** Jetton master; native TON is the zero address `0:000…0`. */
   address: RawAddress;
   kind: AssetKind;
-  symbol: string;
+  /** Metadata the service does not know is null, never invented (no chain access, unreadable content). */
+  symbol: string | null;
   displayName?: string;
   imageUrl?: string;
-  decimals: number;
+  decimals: number | null;
   priority: number;
   pairPriority?: number;
   deprecated: boolean;
@@ -112,22 +113,25 @@ export type OperationRecord = {
   asset1: RawAddress;
   amount0: bigint;
   amount1: bigint;
-  /** Signed change of the pool reserves. */
-  delta0: bigint;
-  delta1: bigint;
-  reserve0: bigint;
-  reserve1: bigint;
-  lpTokenDelta: bigint;
-  lpTokenSupply: bigint;
+  /** Signed change of the pool reserves; null: not known (no pool state and not determined by the operation). */
+  delta0: bigint | null;
+  delta1: bigint | null;
+  /** Reserves and LP supply after the operation; null: the pool's state at that time is not known. */
+  reserve0: bigint | null;
+  reserve1: bigint | null;
+  lpTokenDelta: bigint | null;
+  lpTokenSupply: bigint | null;
   feeAsset: RawAddress | null;
-  lpFee: bigint;
-  protocolFee: bigint;
+  /** null: not known (the state before the swap is unknown, or no message states the fee). */
+  lpFee: bigint | null;
+  protocolFee: bigint | null;
   referralFee: bigint;
   referral: RawAddress | null;
   wallet: RawAddress;
-  walletTxHash: string;
-  walletTxLt: bigint;
-  walletTxTime: number;
+  /** The wallet's transaction that started the operation (the top of its trace); null: not stored. */
+  walletTxHash: string | null;
+  walletTxLt: bigint | null;
+  walletTxTime: number | null;
 };
 
 export type OperationFilter = {

@@ -15,8 +15,11 @@ import { type Cell, Dictionary } from "@ton/core";
 export type TokenMetadata = {
   symbol: string | null;
   name: string | null;
-  /** TEP-64: 9 when absent. */
-  decimals: number;
+  /**
+   * TEP-64: 9 when an on-chain dictionary has no `decimals` key. null when not known: off-chain content (the
+   * JSON behind the URI states it), or a value that is not a number of 0..255.
+   */
+  decimals: number | null;
   image: string | null;
   description: string | null;
   /** Off-chain content: the JSON's URI (its fields are not fetched here). */
@@ -31,7 +34,7 @@ const KEY_HASH: ReadonlyMap<Key, bigint> = new Map(
 const EMPTY: TokenMetadata = {
   symbol: null,
   name: null,
-  decimals: 9,
+  decimals: null,
   image: null,
   description: null,
   uri: null,
@@ -47,10 +50,11 @@ function snakeText(cell: Cell): string | null {
   }
 }
 
-function decimalsOf(text: string | null): number {
-  if (text === null || !/^\d{1,3}$/.test(text.trim())) return 9;
+function decimalsOf(text: string | null): number | null {
+  if (text === null) return 9;
+  if (!/^\d{1,3}$/.test(text.trim())) return null;
   const n = Number(text.trim());
-  return n <= 255 ? n : 9;
+  return n <= 255 ? n : null;
 }
 
 export function parseTokenMetadata(content: Cell | null): TokenMetadata {

@@ -272,7 +272,7 @@ export const assets = table("assets", ["address"], {
   kind: enumCol(["jetton", "ton", "pton", "lp"]),
   symbol: nullable(str),
   name: nullable(str),
-  decimals: u8,
+  decimals: nullable(u8),
   image: nullable(str),
   description: nullable(str),
   metadata_uri: nullable(str),

@@ -44,8 +44,8 @@ export function assetV2Dto(a: AssetRecord, tags: readonly string[], w?: WalletBa
     contract_address: friendly(a.address),
     kind: a.kind,
     meta: compact({
-      decimals: a.decimals,
-      symbol: a.symbol,
+      decimals: a.decimals ?? undefined,
+      symbol: a.symbol ?? undefined,
       display_name: a.displayName,
       image_url: a.imageUrl,
       custom_payload_api_uri: a.customPayloadApiUri,

@@ -23,6 +23,9 @@ export const friendlyOrHole = (raw: RawAddress | null): string =>
 
 export const dec = (v: bigint): string => v.toString();
 
+/** A value the service may not know: its decimal string, or null (unknown is never rendered as "0"). */
+export const decOrNull = (v: bigint | null): string | null => (v === null ? null : v.toString());
+
 /** Unix seconds → `YYYY-MM-DDTHH:MM:SS` (UTC), the form the API uses in both directions (api.md §1.3). */
 export function timestamp(unixSeconds: number): string {
   return new Date(unixSeconds * 1000).toISOString().slice(0, 19);

@@ -3,7 +3,7 @@ import type { OperationInfoDto } from "../../schemas/api/objects.ts";
 import type { OperationView } from "../queries/wallets.ts";
 import type { FeeVaultRecord, WalletTransactions } from "../read-model.ts";
 import { assetDto } from "./assets.ts";
-import { compact, dec, friendly, ltNumber, timestamp } from "./common.ts";
+import { compact, dec, decOrNull, friendly, ltNumber, timestamp } from "./common.ts";
 import { txIdDto } from "./transactions.ts";
 
 export function operationDto({ op, asset0, asset1 }: OperationView): OperationInfoDto {
@@ -20,23 +20,23 @@ export function operationDto({ op, asset0, asset1 }: OperationView): OperationIn
       exit_code: op.exitCode,
       asset0_address: friendly(op.asset0),
       asset0_amount: dec(op.amount0),
-      asset0_delta: dec(op.delta0),
-      asset0_reserve: dec(op.reserve0),
+      asset0_delta: decOrNull(op.delta0),
+      asset0_reserve: decOrNull(op.reserve0),
       asset1_address: friendly(op.asset1),
       asset1_amount: dec(op.amount1),
-      asset1_delta: dec(op.delta1),
-      asset1_reserve: dec(op.reserve1),
-      lp_token_delta: dec(op.lpTokenDelta),
-      lp_token_supply: dec(op.lpTokenSupply),
+      asset1_delta: decOrNull(op.delta1),
+      asset1_reserve: decOrNull(op.reserve1),
+      lp_token_delta: decOrNull(op.lpTokenDelta),
+      lp_token_supply: decOrNull(op.lpTokenSupply),
       fee_asset_address: op.feeAsset ? friendly(op.feeAsset) : undefined,
-      lp_fee_amount: dec(op.lpFee),
-      protocol_fee_amount: dec(op.protocolFee),
+      lp_fee_amount: decOrNull(op.lpFee),
+      protocol_fee_amount: decOrNull(op.protocolFee),
       referral_fee_amount: dec(op.referralFee),
       referral_address: op.referral ? friendly(op.referral) : undefined,
       wallet_address: friendly(op.wallet),
-      wallet_tx_lt: dec(op.walletTxLt),
+      wallet_tx_lt: decOrNull(op.walletTxLt),
       wallet_tx_hash: op.walletTxHash,
-      wallet_tx_timestamp: timestamp(op.walletTxTime),
+      wallet_tx_timestamp: op.walletTxTime === null ? null : timestamp(op.walletTxTime),
     }),
     asset0_info: assetDto(asset0),
     asset1_info: assetDto(asset1),

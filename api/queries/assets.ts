@@ -48,14 +48,14 @@ function candidate(a: AssetRecord, tags: Set<string>, unconditional: boolean): C
   return {
     item: a,
     addresses: [a.address],
-    names: [a.symbol, a.displayName ?? ""],
+    names: [a.symbol ?? "", a.displayName ?? ""],
     tags,
     sortValues: {
       popularity_index: a.popularityIndex,
       priority: a.priority,
       pair_priority: a.pairPriority,
-      symbol: a.symbol,
-      decimals: a.decimals,
+      symbol: a.symbol ?? undefined,
+      decimals: a.decimals ?? undefined,
     },
     unconditional,
   };

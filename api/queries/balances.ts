@@ -4,6 +4,7 @@
  */
 import { Address } from "@ton/core";
 import { type ChainState, ChainStateError } from "../../dex/chain-state.ts";
+import { ChainUnavailableError } from "../../dex/chain-state-unavailable.ts";
 import { toRawAddress } from "../../schemas/api/wire.ts";
 import { TON_RAW } from "../mappers/common.ts";
 import type { AssetRecord, RawAddress } from "../read-model.ts";
@@ -29,12 +30,15 @@ export async function mapLimit<T, R>(
   return out;
 }
 
-/** Chain errors about one contract (missing, not a jetton) are "unknown"; outages propagate. */
+/**
+ * Chain errors about one contract (missing, not a jetton) are "unknown", and so is everything when the
+ * deployment has no chain access at all (a replay source: retrying never helps); outages propagate.
+ */
 async function tolerant<T>(f: () => Promise<T>): Promise<T | undefined> {
   try {
     return await f();
   } catch (e) {
-    if (e instanceof ChainStateError) return undefined;
+    if (e instanceof ChainStateError || e instanceof ChainUnavailableError) return undefined;
     throw e;
   }
 }
@@ -46,7 +50,7 @@ export async function walletBalance(
 ): Promise<WalletBalance> {
   const ownerAddress = Address.parseRaw(owner);
   if (asset.address === TON_RAW || asset.kind === "Ton") {
-    return { balance: await chain.getBalance(ownerAddress) };
+    return { balance: await tolerant(() => chain.getBalance(ownerAddress)) };
   }
   if (asset.kind === "NotAnAsset") return {};
   const wallet = await tolerant(() =>

@@ -137,7 +137,7 @@ export async function simulateLiquidityRequest(
     q.provision_type === "Initial" ? await initialTarget(deps, q) : await existingTarget(deps, q);
   const [unitsA, unitsB] = amounts(q, target);
   const assets = await deps.data.getAssets([q.token_a, q.token_b]);
-  const decimals = new Map(assets.map((x) => [x.address, x.decimals]));
+  const decimals = new Map(assets.map((x) => [x.address, x.decimals ?? undefined]));
   const lpAccount =
     q.wallet_address !== undefined && q.provision_type !== "Initial"
       ? await lpAccountOf(deps, target.poolAddress, q.wallet_address)

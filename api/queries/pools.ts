@@ -96,7 +96,7 @@ export async function queryPools(deps: ApiDeps, q: CatalogQueryInput): Promise<P
     return {
       item: p,
       addresses: [p.address, p.token0, p.token1],
-      names: pair.flatMap((a) => (a ? [a.symbol, a.displayName ?? ""] : [])),
+      names: pair.flatMap((a) => (a ? [a.symbol ?? "", a.displayName ?? ""] : [])),
       tags,
       sortValues: {
         popularity_index: p.stats?.popularityIndex,

@@ -67,7 +67,7 @@ export async function simulateSwapRequest(
     Promise.all([...new Set(pools.map((p) => p.router))].map((r) => deps.data.getRouter(r))),
   ]);
   const routerOf = new Map(routers.flatMap((r): [RawAddress, RouterRecord][] => (r ? [[r.address, r]] : [])));
-  const decimals = new Map(assets.map((a) => [a.address, a.decimals]));
+  const decimals = new Map(assets.map((a) => [a.address, a.decimals ?? undefined]));
   const quotes: { pool: PoolRecord; quote: SwapQuote & { ok: true } }[] = [];
   const refusals: { pool: string; reason: string }[] = [];
   for (const pool of pools) {

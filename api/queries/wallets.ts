@@ -25,15 +25,15 @@ export type OperationsQuery = {
 };
 
 /**
- * Stand-in for an asset the catalogue does not list (operation rows always carry both asset infos).
- * Its decimals are unknown; 9 is TON's and most jettons'.
+ * Stand-in for an asset the catalogue does not list (operation rows always carry both asset infos): its
+ * symbol and decimals are not known (null), never guessed.
  */
 function unlistedAsset(address: RawAddress): AssetRecord {
   return {
     address,
     kind: address === TON_RAW ? "Ton" : "Jetton",
-    symbol: "",
-    decimals: 9,
+    symbol: null,
+    decimals: null,
     priority: 0,
     deprecated: false,
     community: true,

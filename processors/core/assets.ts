@@ -82,7 +82,7 @@ export function createAssetLearner(lookups: Pick<CoreLookups, "walletMaster" | "
           kind: a.kind === "ton" ? "pton" : "jetton",
           symbol: m?.symbol ?? null,
           name: m?.name ?? null,
-          decimals: m?.decimals ?? 9,
+          decimals: m?.decimals ?? null,
           image: m?.image ?? null,
           description: m?.description ?? null,
           metadata_uri: m?.uri ?? null,

@@ -37,10 +37,12 @@ export const routerInfo = z
 export const assetInfo = z
   .object({
     contract_address: addressOut,
-    symbol: z.string(),
+    /** null: not known (no chain access, unreadable metadata), never invented. */
+    symbol: z.string().nullable(),
     display_name: z.string().optional(),
     image_url: z.string().optional(),
-    decimals: z.number().int().nonnegative(),
+    /** null: not known (e.g. off-chain metadata not fetched), never a guessed 9. */
+    decimals: z.number().int().nonnegative().nullable(),
     kind: z.enum(ASSET_KINDS),
     priority: z.number().int(),
     deprecated: z.boolean(),
@@ -122,7 +124,10 @@ export const poolInfo = z
   })
   .strict();
 
-/** §4.6 OperationDetails. `pool_tx_lt` is a JSON number, `wallet_tx_lt` a string (as the real API). */
+/**
+ * §4.6 OperationDetails. `pool_tx_lt` is a JSON number, `wallet_tx_lt` a string (as the real API). Values the
+ * service does not know are null, never "0": reserves, deltas, LP supply, LP and protocol fees, the wallet tx.
+ */
 export const operationDetails = z
   .object({
     pool_tx_hash: hashOut,
@@ -136,23 +141,23 @@ export const operationDetails = z
     exit_code: z.string(),
     asset0_address: addressOut,
     asset0_amount: decimalOut,
-    asset0_delta: signedDecimalOut,
-    asset0_reserve: decimalOut,
+    asset0_delta: signedDecimalOut.nullable(),
+    asset0_reserve: decimalOut.nullable(),
     asset1_address: addressOut,
     asset1_amount: decimalOut,
-    asset1_delta: signedDecimalOut,
-    asset1_reserve: decimalOut,
-    lp_token_delta: signedDecimalOut,
-    lp_token_supply: decimalOut,
+    asset1_delta: signedDecimalOut.nullable(),
+    asset1_reserve: decimalOut.nullable(),
+    lp_token_delta: signedDecimalOut.nullable(),
+    lp_token_supply: decimalOut.nullable(),
     fee_asset_address: addressOut.optional(),
-    lp_fee_amount: decimalOut,
-    protocol_fee_amount: decimalOut,
+    lp_fee_amount: decimalOut.nullable(),
+    protocol_fee_amount: decimalOut.nullable(),
     referral_fee_amount: decimalOut,
     referral_address: addressOut.optional(),
     wallet_address: addressOut,
-    wallet_tx_lt: decimalOut,
-    wallet_tx_hash: hashOut,
-    wallet_tx_timestamp: timestampOut,
+    wallet_tx_lt: decimalOut.nullable(),
+    wallet_tx_hash: hashOut.nullable(),
+    wallet_tx_timestamp: timestampOut.nullable(),
   })
   .strict();
 

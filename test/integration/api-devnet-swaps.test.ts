@@ -307,11 +307,18 @@ async function checkIndexed(
     },
     label,
   );
+  // The devnet's pools are tracked from their deployment: every fee is known (never null).
+  t.not(op.lp_fee_amount, null, label);
+  t.not(op.protocol_fee_amount, null, label);
   t.is(
-    BigInt(op.lp_fee_amount) + BigInt(op.protocol_fee_amount) + BigInt(op.referral_fee_amount),
+    BigInt(op.lp_fee_amount ?? "") + BigInt(op.protocol_fee_amount ?? "") + BigInt(op.referral_fee_amount),
     e.feeUnits,
     `${label}: fees = simulated fee_units`,
   );
+  // The wallet transaction is the trader's wallet transaction that started the swap.
+  const started = walletTxOf(env.blocks, e.trader.address, e.queryId);
+  t.is(op.wallet_tx_hash, started?.hash ?? "(not found)", `${label}: wallet_tx_hash`);
+  t.is(op.wallet_tx_lt, started?.lt ?? "(not found)", `${label}: wallet_tx_lt`);
   // Swap status.
   const status = await request(
     env.api,

@@ -46,11 +46,44 @@ const LIQUIDITY_TYPES = {
   withdraw: "WithdrawLiquidity",
 } as const;
 
+type Triple = [bigint | null, bigint | null, bigint | null];
+
+/**
+ * What an operation alone says of the pool's reserves and LP supply (token0, token1, LP), when no pool state
+ * pair brackets it: contracts.md §2.9/§3.9 (a swap adds its input to the offer side and takes output +
+ * protocol fee + referral fee from the ask side; a refund, a provide and an LpAccount refund change nothing;
+ * a burn takes what it pays out and the LP it burns). A mint's split between reserves and fees is not stated.
+ */
+function ownDeltas(row: SwapRow | LiquidityRow, offer0: boolean, protocolFee: bigint | null): Triple {
+  if ("amount_in" in row) {
+    if (row.success === false) return [0n, 0n, 0n];
+    if (row.success !== true) return [null, null, null];
+    const ask =
+      protocolFee === null ? null : -((row.amount_out ?? 0n) + protocolFee + (row.referral_fee ?? 0n));
+    return offer0 ? [row.amount_in, ask, 0n] : [ask, row.amount_in, 0n];
+  }
+  if (row.withdraw_kind === "lp_refund") return [0n, 0n, 0n];
+  if (row.kind === "provide") return row.success === null ? [null, null, null] : [0n, 0n, 0n];
+  if (row.kind === "withdraw" && row.success === true && row.lp_amount !== null)
+    return [-row.amount0, -row.amount1, -row.lp_amount];
+  return [null, null, null];
+}
+
 function operation(row: SwapRow | LiquidityRow): OperationRecord {
   const pool = X.ALL_POOLS.find((p) => p.address === row.pool)!;
-  const zero = { reserve0: 0n, reserve1: 0n, lpSupply: 0n };
-  const [a, b] = [stateAt(pool, row.lt, false) ?? zero, stateAt(pool, row.lt, true) ?? zero];
-  const wtx = X.WALLET_TXS.find((w) => row.tx_hashes.includes(w.hash));
+  const a = stateAt(pool, row.lt, false);
+  const b = stateAt(pool, row.lt, true);
+  const isSwap = "amount_in" in row;
+  const offer0 = !isSwap || row.offer_router_wallet === pool.token0Wallet;
+  const succeeded = row.success === true;
+  const askFee = (s: typeof a) =>
+    s === null ? null : offer0 ? s.collectedProtocolFee1 : s.collectedProtocolFee0;
+  const feeDiff = a && b ? askFee(a)! - askFee(b)! : null;
+  const protocolFee =
+    !isSwap || !succeeded
+      ? 0n
+      : (row.protocol_fee ?? (feeDiff === null ? null : feeDiff > 0n ? feeDiff : 0n));
+  const own = ownDeltas(row, offer0, protocolFee);
   const base = {
     poolTxHash: row.tx_hash,
     poolTxLt: row.lt,
@@ -58,27 +91,26 @@ function operation(row: SwapRow | LiquidityRow): OperationRecord {
     pool: pool.address,
     router: pool.router,
     dexVersion: row.dex === "v1" ? 1 : 2,
-    success: row.success === true,
+    success: succeeded,
     asset0: pool.token0,
     asset1: pool.token1,
-    delta0: a.reserve0 - b.reserve0,
-    delta1: a.reserve1 - b.reserve1,
-    reserve0: a.reserve0,
-    reserve1: a.reserve1,
-    lpTokenDelta: a.lpSupply - b.lpSupply,
-    lpTokenSupply: a.lpSupply,
-    walletTxHash: wtx?.hash ?? row.tx_hash,
-    walletTxLt: wtx === undefined ? row.lt : BigInt(wtx.lt),
-    walletTxTime: wtx?.now ?? row.utime,
+    delta0: a && b ? a.reserve0 - b.reserve0 : own[0],
+    delta1: a && b ? a.reserve1 - b.reserve1 : own[1],
+    reserve0: a?.reserve0 ?? null,
+    reserve1: a?.reserve1 ?? null,
+    lpTokenDelta: a && b ? a.lpSupply - b.lpSupply : own[2],
+    lpTokenSupply: a?.lpSupply ?? null,
+    // The fixture's pool transactions are not linked to WALLET's transactions by stored messages: the
+    // transaction that started them is not known.
+    walletTxHash: null,
+    walletTxLt: null,
+    walletTxTime: null,
   } as const;
-  if ("amount_in" in row) {
-    const offer0 = row.offer_router_wallet === pool.token0Wallet;
+  if (isSwap) {
     const out = row.amount_out ?? 0n;
     // The LP fee as the output it cost: base output without the fee minus with it, on the state before.
-    const before = stateAt(pool, row.lt, true);
     const dir = offer0 ? "0to1" : "1to0";
-    const baseOut = (fee: bigint) =>
-      CURVES[before!.type].baseOut({ ...before!, lpFeeBps: fee }, dir, row.amount_in);
+    const baseOut = (fee: bigint) => CURVES[b!.type].baseOut({ ...b!, lpFeeBps: fee }, dir, row.amount_in);
     return {
       ...base,
       type: "Swap",
@@ -87,8 +119,8 @@ function operation(row: SwapRow | LiquidityRow): OperationRecord {
       amount0: offer0 ? row.amount_in : out,
       amount1: offer0 ? out : row.amount_in,
       feeAsset: offer0 ? pool.token1 : pool.token0,
-      lpFee: row.success && before ? baseOut(0n) - baseOut(before.lpFeeBps) : 0n,
-      protocolFee: row.protocol_fee ?? 0n,
+      lpFee: !succeeded ? 0n : b ? baseOut(0n) - baseOut(b.lpFeeBps) : null,
+      protocolFee,
       referralFee: row.referral_fee ?? 0n,
       referral: row.referrer,
       wallet: row.sender!,

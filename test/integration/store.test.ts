@@ -41,25 +41,40 @@ const position = (mc_seqno: number, partition_id = 0) => ({
   next_offset: BigInt(mc_seqno) * 10n,
 });
 
-test.serial("migrations apply once and are idempotent on the second run", async (t) => {
-  const { store } = t.context;
-  t.is(store.kind, "embedded");
-  t.regex(store.version, /^\d+\.\d+\./);
-  t.deepEqual(await migrate(store), {
-    applied: ["001_facts.sql", "002_operations.sql", "003_state.sql"],
-    alreadyApplied: 0,
-  });
-  t.deepEqual(await migrate(store), { applied: [], alreadyApplied: 3 });
-  const rows = await store.query(
-    "SELECT version, name FROM schema_migrations FINAL ORDER BY version",
-    z.object({ version: z.number(), name: z.string() }),
-  );
-  t.deepEqual(rows, [
-    { version: 1, name: "facts" },
-    { version: 2, name: "operations" },
-    { version: 3, name: "state" },
-  ]);
-});
+test.serial(
+  "a data dir of the first schema upgrades: later migrations apply once, rows are kept",
+  async (t) => {
+    const { store } = t.context;
+    t.is(store.kind, "embedded");
+    t.regex(store.version, /^\d+\.\d+\./);
+    const all = await loadMigrations();
+    const first = all.slice(0, 3);
+    t.deepEqual(await migrate(store, { migrations: first }), {
+      applied: ["001_facts.sql", "002_operations.sql", "003_state.sql"],
+      alreadyApplied: 0,
+    });
+    // A row written under the first schema (assets.decimals was UInt8 then).
+    await store.command(
+      "INSERT INTO assets (address, kind, decimals, version) VALUES ('0:AB', 'jetton', 6, 1)",
+    );
+    t.deepEqual(await migrate(store), { applied: all.slice(3).map((m) => m.file), alreadyApplied: 3 });
+    t.deepEqual(await migrate(store), { applied: [], alreadyApplied: all.length });
+    const rows = await store.query(
+      "SELECT version, name FROM schema_migrations FINAL ORDER BY version",
+      z.object({ version: z.number(), name: z.string() }),
+    );
+    t.deepEqual(
+      rows,
+      all.map((m) => ({ version: m.version, name: m.name })),
+    );
+    const kept = await store.query(
+      "SELECT address, decimals FROM assets FINAL WHERE address = '0:AB'",
+      z.object({ address: z.string(), decimals: z.number().nullable() }),
+    );
+    t.deepEqual(kept, [{ address: "0:AB", decimals: 6 }]);
+    await store.command("ALTER TABLE assets DELETE WHERE address = '0:AB' SETTINGS mutations_sync = 1");
+  },
+);
 
 test.serial("a changed applied migration is refused and nothing is applied", async (t) => {
   const { store } = t.context;
@@ -67,7 +82,7 @@ test.serial("a changed applied migration is refused and nothing is applied", asy
   const original = await readFile(join(DEFAULT_MIGRATIONS_DIR, "001_facts.sql"), "utf8");
   const edited = parseMigration("001_facts.sql", `${original}\n-- an innocent-looking edit\n`);
   const extra = parseMigration(
-    "004_extra.sql",
+    `${String(migrations.length + 1).padStart(3, "0")}_extra.sql`,
     "CREATE TABLE IF NOT EXISTS extra (x UInt8) ENGINE = Memory;",
   );
   const error = await t.throwsAsync(migrate(store, { migrations: [edited, ...migrations.slice(1), extra] }));
@@ -77,7 +92,7 @@ test.serial("a changed applied migration is refused and nothing is applied", asy
     "SELECT name FROM system.tables WHERE database = currentDatabase() AND name = 'extra'",
     z.object({ name: z.string() }),
   );
-  t.deepEqual(tables, [], "the pending 004 was not applied either");
+  t.deepEqual(tables, [], "the pending extra migration was not applied either");
 });
 
 test.serial("the tables match schemas/facts.ts: columns, types, sorting keys, comments", async (t) => {

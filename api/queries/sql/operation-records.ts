@@ -1,19 +1,27 @@
 /**
- * Operation rows (./operations.ts) → `OperationRecord`s. Pure: the three query results in, records out.
+ * Operation rows (./operations.ts) → `OperationRecord`s. Pure: the query results in, records out.
  *
- * Field by field (api.md §4.6):
+ * Field by field (api.md §4.6). Unknown is not zero: a value neither the pool state history nor the
+ * operation's own messages determine is null.
  * - asset0/asset1, amount0/amount1: the pool's token order. A swap's offer is token0 when its router
  *   wallet is the pool's token0 wallet; assets are the pool's resolved tokens (TON for pTON), else the
  *   operation's own asset reference.
  * - reserve0/1 and lpTokenSupply: the pool state at the operation (the latest state at or before its lt);
- *   delta0/1 and lpTokenDelta: that state minus the one before the operation (0 before the first state).
+ *   null when the store has no state of the pool at that time (e.g. replayed real data without chain access).
+ * - delta0/1 and lpTokenDelta: that state minus the one before the operation when both are known. Otherwise what the operation itself
+ *   determines (contracts.md §2.9, §3.9): a refunded swap, a provide (the deposit goes to the LpAccount) and
+ *   an LpAccount refund leave the reserves as they were; a swap adds its whole input to the offer side and
+ *   takes output + protocol fee + referral fee from the ask side (the ask side stays null while the protocol
+ *   fee is unknown); a burn takes the amounts paid out and the LP burned. Null for the rest.
  * - fees (swaps): in the ask asset (`feeAsset`), where the pool takes the protocol and referral fees.
  *   The LP fee is taken on the input; it is reported as the output it cost, in ask units:
- *   `baseOut(state before, LP fee 0) − baseOut(state before)`, exact with dex/amm's curves. The pools'
- *   messages do not state the protocol fee (the swap facts leave it null): it is what the swap added to
- *   the pool's collected protocol fee on the ask side (state after − state before).
- * - wallet transaction: the wallet's earliest transaction among the operation's transactions; when the
- *   store did not keep it, the anchoring pool transaction stands in.
+ *   `baseOut(state before, LP fee 0) − baseOut(state before)`, exact with dex/amm's curves (null without
+ *   the state before). The pools' messages do not state the protocol fee: it is the swap fact's when the
+ *   processor knew it, else what the swap added to the pool's collected protocol fee on the ask side
+ *   (state after − state before), else null. A refunded swap or a liquidity operation charges no swap fee.
+ * - wallet transaction: the wallet's topmost transaction on the path from the pool transaction up to the
+ *   root of its trace (the wallet transaction that started the operation); null when the store did not
+ *   keep one.
  */
 import { CURVES, type Direction, type PoolState } from "../../../dex/amm/index.ts";
 import type { OperationRecord, OperationType, RawAddress } from "../../read-model.ts";
@@ -47,9 +55,10 @@ const ref = (o: OperationRow, side: "a" | "b"): AssetRef =>
     ? { kind: o.a_kind, master: o.a_master, routerWallet: o.a_wallet }
     : { kind: o.b_kind, master: o.b_master, routerWallet: o.b_wallet };
 
-/** LP fee of a swap in ask units (see the header); 0 when the state before is unknown or the curve fails. */
-export function lpFeeInAsk(before: PoolState | null, direction: Direction, amountIn: bigint): bigint {
-  if (before === null || amountIn <= 0n) return 0n;
+/** LP fee of a swap in ask units (see the header); null when the state before is unknown or the curve fails. */
+export function lpFeeInAsk(before: PoolState | null, direction: Direction, amountIn: bigint): bigint | null {
+  if (before === null) return null;
+  if (amountIn <= 0n) return 0n;
   try {
     const curve = CURVES[before.type];
     const fee =
@@ -57,20 +66,57 @@ export function lpFeeInAsk(before: PoolState | null, direction: Direction, amoun
       curve.baseOut(before, direction, amountIn);
     return fee > 0n ? fee : 0n;
   } catch {
-    return 0n;
+    return null;
   }
 }
 
 export type OperationContext = {
   wallet: RawAddress;
   states: ReadonlyMap<string, KeyedState>;
-  walletTxs: ReadonlyMap<string, WalletTx>;
+  /** Per pool transaction: the path up to the root of its trace, nearest first (./operations.ts). */
+  paths: ReadonlyMap<string, readonly WalletTx[]>;
 };
 
-function walletTxOf(o: OperationRow, txs: ReadonlyMap<string, WalletTx>): WalletTx {
-  const own = o.tx_hashes.flatMap((h) => txs.get(h) ?? []).sort((x, y) => (x.lt < y.lt ? -1 : 1));
-  return own[0] ?? { hash: o.tx_hash, lt: o.lt, utime: o.utime };
+function walletTxOf(o: OperationRow, ctx: OperationContext): WalletTx | null {
+  const path = ctx.paths.get(o.tx_hash) ?? [];
+  return path.findLast((t) => t.account === ctx.wallet) ?? null;
 }
+
+type Deltas = { a: bigint | null; b: bigint | null; lp: bigint | null };
+const UNCHANGED: Deltas = { a: 0n, b: 0n, lp: 0n };
+const UNKNOWN: Deltas = { a: null, b: null, lp: null };
+
+/** What the operation alone says the pool's reserves did, in side a/b terms (see the header). */
+function deltasOfOperation(o: OperationRow, protocolFee: bigint | null): Deltas {
+  switch (o.type) {
+    case "Swap":
+      if (o.success === false) return UNCHANGED;
+      if (o.success !== true) return UNKNOWN;
+      return {
+        a: o.amount_a,
+        b: protocolFee === null ? null : -(o.amount_b + protocolFee + o.referral_fee),
+        lp: 0n,
+      };
+    case "SendLiquidity":
+      return o.success === null ? UNKNOWN : UNCHANGED;
+    case "RefundLiquidity":
+      return UNCHANGED;
+    case "WithdrawLiquidity":
+      return o.success === true && o.lp_amount !== null
+        ? { a: -o.amount_a, b: -o.amount_b, lp: -o.lp_amount }
+        : UNKNOWN;
+    default:
+      return UNKNOWN;
+  }
+}
+
+const nullable =
+  (f: (v: bigint) => bigint) =>
+  (v: bigint | null): bigint | null =>
+    v === null ? null : f(v);
+
+const diff = (after: bigint | undefined, before: bigint | undefined): bigint | null =>
+  after === undefined || before === undefined ? null : after - before;
 
 /** The record, or null when neither the operation nor its pool names the router. */
 export function toOperationRecord(o: OperationRow, ctx: OperationContext): OperationRecord | null {
@@ -81,14 +127,25 @@ export function toOperationRecord(o: OperationRow, ctx: OperationContext): Opera
   const asset0 = o.token0 ?? assetAddress(ref(o, side0));
   const asset1 = o.token1 ?? assetAddress(ref(o, side1));
   if (asset0 === null || asset1 === null) return null;
-  const after = ctx.states.get(stateKey(o.pool, o.lt)) ?? null;
-  const before = ctx.states.get(stateKey(o.pool, o.lt - 1n)) ?? null;
-  const r0 = after?.reserve0 ?? 0n;
-  const r1 = after?.reserve1 ?? 0n;
-  const lp = after?.lp_supply ?? 0n;
+  const after = ctx.states.get(stateKey(o.pool, o.lt)) ?? undefined;
+  const before = ctx.states.get(stateKey(o.pool, o.lt - 1n)) ?? undefined;
   const swap = o.type === "Swap";
   const succeeded = o.success === true;
-  const wtx = walletTxOf(o, ctx.walletTxs);
+  const protocolFee =
+    !swap || !succeeded
+      ? 0n
+      : (o.protocol_fee ??
+        nullable(max0)(
+          diff(
+            aFirst ? after?.collected_protocol_fee1 : after?.collected_protocol_fee0,
+            aFirst ? before?.collected_protocol_fee1 : before?.collected_protocol_fee0,
+          ),
+        ));
+  // The state diff when both states are known; else what the operation itself determines.
+  const own = deltasOfOperation(o, protocolFee);
+  const stateDelta = (key: "reserve0" | "reserve1" | "lp_supply", fallback: bigint | null) =>
+    diff(after?.[key], before?.[key]) ?? fallback;
+  const wtx = walletTxOf(o, ctx);
   return {
     type: o.type,
     poolTxHash: o.tx_hash,
@@ -104,31 +161,23 @@ export function toOperationRecord(o: OperationRow, ctx: OperationContext): Opera
     asset1,
     amount0: aFirst ? o.amount_a : o.amount_b,
     amount1: aFirst ? o.amount_b : o.amount_a,
-    delta0: r0 - (before?.reserve0 ?? 0n),
-    delta1: r1 - (before?.reserve1 ?? 0n),
-    reserve0: r0,
-    reserve1: r1,
-    lpTokenDelta: lp - (before?.lp_supply ?? 0n),
-    lpTokenSupply: lp,
+    delta0: stateDelta("reserve0", aFirst ? own.a : own.b),
+    delta1: stateDelta("reserve1", aFirst ? own.b : own.a),
+    reserve0: after?.reserve0 ?? null,
+    reserve1: after?.reserve1 ?? null,
+    lpTokenDelta: stateDelta("lp_supply", own.lp),
+    lpTokenSupply: after?.lp_supply ?? null,
     feeAsset: swap ? (aFirst ? asset1 : asset0) : null,
     lpFee:
       swap && succeeded
-        ? lpFeeInAsk(before && toPoolState(before), aFirst ? "0to1" : "1to0", o.amount_a)
+        ? lpFeeInAsk(before ? toPoolState(before) : null, aFirst ? "0to1" : "1to0", o.amount_a)
         : 0n,
-    protocolFee:
-      o.protocol_fee ??
-      (swap && succeeded && after !== null && before !== null
-        ? max0(
-            aFirst
-              ? after.collected_protocol_fee1 - before.collected_protocol_fee1
-              : after.collected_protocol_fee0 - before.collected_protocol_fee0,
-          )
-        : 0n),
+    protocolFee,
     referralFee: o.referral_fee,
     referral: o.referrer,
     wallet: ctx.wallet,
-    walletTxHash: wtx.hash,
-    walletTxLt: wtx.lt,
-    walletTxTime: wtx.utime,
+    walletTxHash: wtx?.hash ?? null,
+    walletTxLt: wtx?.lt ?? null,
+    walletTxTime: wtx?.utime ?? null,
   };
 }

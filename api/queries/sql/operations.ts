@@ -7,7 +7,8 @@
  * 2. the pool state after and before each operation: an ASOF JOIN of `(pool, lt)` and `(pool, lt − 1)`
  *    keys with `pool_states FINAL` (the latest state at or before the key), from which reserves, LP
  *    supply and their deltas follow exactly, whatever the operation;
- * 3. the wallet's own transactions among the operations' transactions (sorting key `(account, …)`).
+ * 3. the path from each operation's pool transaction up to the root of its trace (message edges), whose
+ *    topmost transaction of the wallet is the wallet transaction that started the operation.
  *
  * Referral fees and vault withdrawals are not wallet operations here: STON.fi's operation types have no
  * entry for them (a swap carries its referral fee and referrer; a referrer's side shows in fee_vaults).
@@ -41,6 +42,8 @@ export const operationRow = z.object({
   b_wallet: nstr,
   amount_a: big,
   amount_b: big,
+  /** LP burned (withdraw) or minted (mint); null otherwise or when not stated. */
+  lp_amount: big.nullable(),
   /** null: the operation's messages did not state it (the classifier leaves it null for swaps). */
   protocol_fee: big.nullable(),
   referral_fee: big,
@@ -72,7 +75,7 @@ FROM (
     offer_kind AS a_kind, offer_master AS a_master, offer_router_wallet AS a_wallet,
     ask_kind AS b_kind, ask_master AS b_master, ask_router_wallet AS b_wallet,
     amount_in AS amount_a, ifNull(amount_out, toUInt256(0)) AS amount_b,
-    protocol_fee, ifNull(referral_fee, toUInt256(0)) AS referral_fee,
+    CAST(NULL AS Nullable(UInt256)) AS lp_amount, protocol_fee, ifNull(referral_fee, toUInt256(0)) AS referral_fee,
     referrer
   FROM swaps FINAL
   WHERE sender = {wallet:String} AND pool IS NOT NULL AND ${WINDOW} AND ${WANTED("'Swap'")}
@@ -81,7 +84,7 @@ FROM (
     router, if(kind = 'mint', coalesce(receiver, owner), owner) AS destination, success, exit_name,
     asset0_kind AS a_kind, asset0_master AS a_master, asset0_router_wallet AS a_wallet,
     asset1_kind AS b_kind, asset1_master AS b_master, asset1_router_wallet AS b_wallet,
-    amount0 AS amount_a, amount1 AS amount_b, CAST(NULL AS Nullable(UInt256)) AS protocol_fee,
+    amount0 AS amount_a, amount1 AS amount_b, lp_amount, CAST(NULL AS Nullable(UInt256)) AS protocol_fee,
     toUInt256(0) AS referral_fee,
     CAST(NULL AS Nullable(String)) AS referrer
   FROM liquidity FINAL
@@ -141,21 +144,72 @@ export async function selectStatesAt(
   return new Map(rows.map((r) => [stateKey(r.key_pool, r.key_lt), r]));
 }
 
-const walletTx = z.object({ hash: str, lt: big, utime: seconds });
+const walletTx = z.object({ hash: str, lt: big, utime: seconds, account: str });
 export type WalletTx = z.infer<typeof walletTx>;
 
-const WALLET_TXS_SQL = `SELECT hash, lt, utime FROM transactions
-WHERE account = {wallet:String} AND hash IN {hashes:Array(String)}
+const parentEdge = z.object({ child: str, parent: nstr });
+
+/**
+ * One step up the trace for each of `hashes`: the transaction that sent its inbound message (null for an
+ * external inbound message, or a sender the store did not keep). Both lookups use the sorting key of
+ * `messages` (msg_hash, direction) or its tx_hash bloom index.
+ */
+const PARENTS_SQL = `SELECT i.tx_hash AS child, o.tx_hash AS parent
+FROM (
+  SELECT tx_hash, msg_hash FROM messages
+  WHERE direction = 'in' AND tx_hash IN {hashes:Array(String)}
+  LIMIT 1 BY tx_hash
+) AS i
+LEFT JOIN (
+  SELECT msg_hash, tx_hash FROM messages
+  WHERE direction = 'out' AND msg_hash IN (
+    SELECT msg_hash FROM messages WHERE direction = 'in' AND tx_hash IN {hashes:Array(String)})
+  LIMIT 1 BY msg_hash
+) AS o USING (msg_hash)
+SETTINGS join_use_nulls = 1`;
+
+const TXS_SQL = `SELECT hash, lt, utime, account FROM transactions
+WHERE hash IN {hashes:Array(String)}
 ORDER BY lt
 LIMIT 1 BY hash`;
 
-/** The wallet's transactions among `hashes`, by hash. */
-export async function selectWalletTxs(
+/** Real traces are a few dozen transactions deep at most; the walk stops there whatever the store holds. */
+const MAX_TRACE_DEPTH = 64;
+
+/**
+ * The path from each of `hashes` up to the root of its trace (the transaction whose inbound message is
+ * external, or the highest one the store kept), nearest first: one query per level for all of them.
+ */
+export async function selectTracePaths(
   store: Store,
-  wallet: RawAddress,
   hashes: readonly string[],
-): Promise<Map<string, WalletTx>> {
-  if (hashes.length === 0) return new Map();
-  const rows = await store.query(WALLET_TXS_SQL, walletTx, { wallet, hashes });
-  return new Map(rows.map((r) => [r.hash, r]));
+): Promise<Map<string, WalletTx[]>> {
+  const parentOf = new Map<string, string | null>();
+  let frontier = [...new Set(hashes)];
+  for (let depth = 0; frontier.length > 0 && depth < MAX_TRACE_DEPTH; depth++) {
+    const edges = await store.query(PARENTS_SQL, parentEdge, { hashes: frontier });
+    for (const h of frontier) parentOf.set(h, null);
+    for (const e of edges) parentOf.set(e.child, e.parent);
+    frontier = [
+      ...new Set(edges.flatMap((e) => (e.parent !== null && !parentOf.has(e.parent) ? [e.parent] : []))),
+    ];
+  }
+  const known = [...parentOf.keys()];
+  const txs = new Map(
+    known.length === 0
+      ? []
+      : (await store.query(TXS_SQL, walletTx, { hashes: known })).map((t) => [t.hash, t] as const),
+  );
+  const paths = new Map<string, WalletTx[]>();
+  for (const start of hashes) {
+    const path: WalletTx[] = [];
+    const seen = new Set<string>();
+    for (let h: string | null | undefined = start; h && !seen.has(h); h = parentOf.get(h)) {
+      seen.add(h);
+      const tx = txs.get(h);
+      if (tx) path.push(tx);
+    }
+    paths.set(start, path);
+  }
+  return paths;
 }

@@ -66,7 +66,7 @@ const assetRow = z.object({
   kind: z.enum(["jetton", "ton"]),
   symbol: nstr,
   name: nstr,
-  decimals: z.number().int(),
+  decimals: z.number().int().nullable(),
   image: nstr,
   in_pool: z.union([z.boolean(), z.number().transform((n) => n !== 0)]),
 });
@@ -87,7 +87,7 @@ FROM (
   WHERE kind IN ('jetton', 'ton')
   UNION ALL
   SELECT '${TON_RAW}' AS address, 'ton' AS kind, CAST('TON' AS Nullable(String)) AS symbol,
-    CAST('Toncoin' AS Nullable(String)) AS name, toUInt8(9) AS decimals, CAST(NULL AS Nullable(String)) AS image
+    CAST('Toncoin' AS Nullable(String)) AS name, CAST(9 AS Nullable(UInt8)) AS decimals, CAST(NULL AS Nullable(String)) AS image
   FROM system.one
   WHERE '${TON_RAW}' NOT IN (SELECT address FROM assets FINAL WHERE kind = 'ton')
 )
@@ -104,7 +104,7 @@ function toAsset(a: z.infer<typeof assetRow>): AssetRecord {
   return {
     address: a.address,
     kind: a.kind === "ton" || a.address === TON_RAW ? "Ton" : "Jetton",
-    symbol: a.symbol ?? "",
+    symbol: a.symbol,
     ...(a.name === null ? {} : { displayName: a.name }),
     ...(a.image === null ? {} : { imageUrl: a.image }),
     decimals: a.decimals,
