@@ -8,6 +8,7 @@
  * written, and also accepts an in-memory row, so producers can validate what they emit.
  */
 import { z } from "zod";
+import { ACCOUNT_STATUSES } from "./raw-transaction.ts";
 
 type Column<Z extends z.ZodTypeAny = z.ZodTypeAny> = { readonly ch: string; readonly zod: Z };
 type Columns = Record<string, Column>;
@@ -107,6 +108,10 @@ export const transactions = table("transactions", ["account", "lt", "hash"], {
   action_result_code: nullable(i32),
   in_msg_hash: nullable(str),
   out_msg_hashes: strings,
+  orig_status: nullable(enumCol(ACCOUNT_STATUSES)),
+  end_status: nullable(enumCol(ACCOUNT_STATUSES)),
+  prev_trans_hash: nullable(str),
+  prev_trans_lt: nullable(u64),
 });
 
 export const messages = table("messages", ["msg_hash", "direction", "tx_hash"], {
@@ -253,17 +258,19 @@ export const poolStates = table("pool_states", ["pool", "lt"], {
   w0: u256,
 });
 
+/** What operations reveal of a pool; null for what they do not (migration 005). */
 export const pools = table("pools", ["pool"], {
   pool: str,
-  router: str,
+  router: nullable(str),
   dex,
-  pool_type: poolType,
-  token0_wallet: str,
-  token1_wallet: str,
+  pool_type: nullable(poolType),
+  token0_wallet: nullable(str),
+  token1_wallet: nullable(str),
   token0_master: nullable(str),
   token1_master: nullable(str),
-  created_lt: u64,
-  created_utime: dateTime,
+  /** The deploying transaction; null when the deployment was not seen. */
+  created_lt: nullable(u64),
+  created_utime: nullable(dateTime),
   version: u64,
 });
 
@@ -280,16 +287,17 @@ export const assets = table("assets", ["address"], {
   version: u64,
 });
 
+/** A router taking part in operations; its get-method facts are null until read (migration 005). */
 export const routers = table("routers", ["address"], {
   address: str,
   dex,
-  pool_type: poolType,
+  pool_type: nullable(poolType),
   major: u16,
-  minor: u16,
-  development: str,
+  minor: nullable(u16),
+  development: nullable(str),
   pton_master: nullable(str),
   pton_wallet: nullable(str),
-  is_locked: bool,
+  is_locked: nullable(bool),
   admin: nullable(str),
   version: u64,
 });

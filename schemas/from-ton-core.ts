@@ -11,10 +11,16 @@ import {
   loadMessage,
   type Message,
   storeStateInit,
+  type AccountStatus as TonCoreAccountStatus,
   type Transaction,
   type TransactionComputePhase,
 } from "@ton/core";
-import { RAW_TX_VERSION, type RawMessage, type RawTransaction } from "./raw-transaction.ts";
+import {
+  type AccountStatus,
+  RAW_TX_VERSION,
+  type RawMessage,
+  type RawTransaction,
+} from "./raw-transaction.ts";
 
 export type BlockContext = {
   mc_seqno: number;
@@ -113,6 +119,14 @@ function computeOf(phase: TransactionComputePhase | undefined): RawTransaction["
   return { success: phase.success, exit_code: phase.exitCode };
 }
 
+/** @ton/core's account status names → the wire's (toncenter's). */
+export const ACCOUNT_STATUS_NAME: Readonly<Record<TonCoreAccountStatus, AccountStatus>> = {
+  uninitialized: "uninit",
+  frozen: "frozen",
+  active: "active",
+  "non-existing": "nonexist",
+};
+
 export function rawTransactionFromTonCore(tx: Transaction, block: BlockContext): RawTransaction {
   const d = tx.description;
   const computePhase = "computePhase" in d ? d.computePhase : undefined;
@@ -133,5 +147,9 @@ export function rawTransactionFromTonCore(tx: Transaction, block: BlockContext):
     in_msg: inMsg ? rawMessageFromCell(inMsg) : null,
     out_msgs: outMsgs.map(rawMessageFromCell),
     boc: toBase64(tx.raw),
+    orig_status: ACCOUNT_STATUS_NAME[tx.oldStatus],
+    end_status: ACCOUNT_STATUS_NAME[tx.endStatus],
+    prev_trans_hash: tx.prevTransactionHash.toString(16).padStart(64, "0"),
+    prev_trans_lt: tx.prevTransactionLt.toString(),
   };
 }

@@ -9,7 +9,10 @@
  * - an external-out message (a log) has no destination, value or bounce flags;
  * - `compute.exit_code` is null when the compute phase was skipped;
  * - `action` is null when no action phase ran or the source does not record it (recorded traces);
- * - `shard` / `block_seqno` are null when the source does not know them (recorded traces).
+ * - `shard` / `block_seqno` are null when the source does not know them (recorded traces);
+ * - `orig_status` / `end_status` / `prev_trans_hash` / `prev_trans_lt` are absent when the source does not
+ *   record them (older records and dumps; recorded traces carry the statuses but not the previous
+ *   transaction). A source that has the transaction cell always gives all four.
  */
 import { z } from "zod";
 
@@ -30,6 +33,14 @@ const base64Boc = z
   .min(1, "expected a base64 BOC")
   .regex(/^[A-Za-z0-9+/_-]+={0,2}$/, "expected a base64 BOC");
 const uint32 = z.number().int().min(0).max(0xffffffff);
+
+/**
+ * An account's status (block.tlb `AccountStatus`), named as toncenter's indexer names it: `uninit`
+ * (a balance but no code), `frozen`, `active`, `nonexist` (no account at all).
+ */
+export const ACCOUNT_STATUSES = ["uninit", "frozen", "active", "nonexist"] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+const accountStatus = z.enum(ACCOUNT_STATUSES);
 const int32 = z.number().int().min(-0x80000000).max(0xffffffff);
 
 export const rawMessageSchema = z
@@ -76,6 +87,12 @@ export const rawTransactionSchema = z
     out_msgs: z.array(rawMessageSchema),
     /** The whole transaction as a base64 BOC, when the source has it. */
     boc: base64Boc.optional(),
+    /** The account's status before / after the transaction, when the source records it. */
+    orig_status: accountStatus.optional(),
+    end_status: accountStatus.optional(),
+    /** The account's previous transaction (lowercase hex; all zeros and lt "0" for its first one), when known. */
+    prev_trans_hash: hex32.optional(),
+    prev_trans_lt: digits.optional(),
   })
   .strict();
 

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import {
+  ACCOUNT_STATUSES,
   formatZodError,
   type ParseResult,
   RAW_TX_VERSION,
@@ -51,6 +52,9 @@ const traceTransactionSchema = z
     block_seqno: z.number().int().optional(),
     aborted: z.boolean(),
     compute_exit_code: z.number().int().nullable(),
+    /** The account's status before / after (FORMAT.md "EXTRA"): the indexer's names, as RawTransaction's. */
+    orig_status: z.enum(ACCOUNT_STATUSES).optional(),
+    end_status: z.enum(ACCOUNT_STATUSES).optional(),
     in_msg: traceMessageSchema.nullable(),
     out_msgs: z.array(traceMessageSchema),
   })
@@ -111,7 +115,8 @@ function messageFromTrace(m: TraceMessage): RawMessage {
 
 /**
  * The recorded format has no compute_success (exit codes 0 and 1 are TVM's success codes), no action
- * phase and no shard: those become what the schema allows for "unknown".
+ * phase and no shard: those become what the schema allows for "unknown". It records the account's status
+ * before and after, but not its previous transaction (`prev_trans_*` stay absent).
  */
 export function rawTransactionFromTrace(tx: TraceTransaction): RawTransaction {
   const exit = tx.compute_exit_code;
@@ -129,6 +134,8 @@ export function rawTransactionFromTrace(tx: TraceTransaction): RawTransaction {
     action: null,
     in_msg: tx.in_msg === null ? null : messageFromTrace(tx.in_msg),
     out_msgs: tx.out_msgs.map(messageFromTrace),
+    ...(tx.orig_status === undefined ? {} : { orig_status: tx.orig_status }),
+    ...(tx.end_status === undefined ? {} : { end_status: tx.end_status }),
   };
 }
 

@@ -93,8 +93,8 @@ export function createAssetLearner(lookups: Pick<CoreLookups, "walletMaster" | "
       return rows;
     },
     poolMasters: (pool) => ({
-      token0_master: masters.get(pool.token0_wallet) ?? pool.token0_master,
-      token1_master: masters.get(pool.token1_wallet) ?? pool.token1_master,
+      token0_master: (pool.token0_wallet && masters.get(pool.token0_wallet)) || pool.token0_master,
+      token1_master: (pool.token1_wallet && masters.get(pool.token1_wallet)) || pool.token1_master,
     }),
   };
 }

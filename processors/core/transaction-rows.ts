@@ -55,6 +55,11 @@ export function transactionRows(tx: RawTransaction): TransactionRows {
     action_result_code: tx.action?.result_code ?? null,
     in_msg_hash: tx.in_msg?.hash ?? null,
     out_msg_hashes: tx.out_msgs.map((m) => m.hash),
+    // Absent in the record (the source did not say) is null in the row, and back.
+    orig_status: tx.orig_status ?? null,
+    end_status: tx.end_status ?? null,
+    prev_trans_hash: tx.prev_trans_hash ?? null,
+    prev_trans_lt: big(tx.prev_trans_lt ?? null),
   };
   const messages = [
     ...(tx.in_msg === null ? [] : [messageRow(tx, tx.in_msg, "in", 0)]),

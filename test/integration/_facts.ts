@@ -82,6 +82,10 @@ export const SAMPLE: FactRows = {
       action_result_code: null,
       in_msg_hash: h("e"),
       out_msg_hashes: [h("f")],
+      orig_status: "active",
+      end_status: "active",
+      prev_trans_hash: h("c"),
+      prev_trans_lt: 5n,
     },
   ],
   messages: [

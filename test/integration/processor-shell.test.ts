@@ -69,6 +69,10 @@ function core(batch: Batch<RawTransaction | RejectedRecord>): FactRows {
       action_result_code: null,
       in_msg_hash: null,
       out_msg_hashes: [],
+      orig_status: null,
+      end_status: null,
+      prev_trans_hash: null,
+      prev_trans_lt: null,
     })),
     pool_states: txs
       .filter((tx) => tx.account === POOL)

@@ -81,6 +81,10 @@ export function rawTransactionFromRows(
         : { success: tx.action_success, result_code: tx.action_result_code ?? 0 },
     in_msg: inbound === undefined || tx.in_msg_hash === null ? null : rawMessage(inbound),
     out_msgs: outMsgs as RawMessage[],
+    ...(tx.orig_status === null ? {} : { orig_status: tx.orig_status }),
+    ...(tx.end_status === null ? {} : { end_status: tx.end_status }),
+    ...(tx.prev_trans_hash === null ? {} : { prev_trans_hash: tx.prev_trans_hash }),
+    ...(tx.prev_trans_lt === null ? {} : { prev_trans_lt: tx.prev_trans_lt.toString() }),
   };
 }
 

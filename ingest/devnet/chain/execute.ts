@@ -19,7 +19,7 @@ import { actionPhaseOf, runActions, runBounce, runCompute } from "./phases.ts";
 import type { CodeRegistry } from "./registry.ts";
 import { descriptionCell, writeRefDict } from "./tlb.ts";
 import type { TruthEvent } from "./truth.ts";
-import { Account, type ContractInstance, kindOf } from "./types.ts";
+import { Account, type AccountStatus, type ContractInstance, kindOf } from "./types.ts";
 
 export type ExecuteInput = {
   account: Account | undefined;
@@ -45,6 +45,8 @@ export type Executed = {
   description: TransactionDescriptionGeneric;
   /** Ground-truth events of the handler; empty unless the transaction committed. */
   events: TruthEvent[];
+  /** The account before the transaction: its status, and its last transaction (null key, lt 0: none). */
+  prev: { status: AccountStatus | "non-existing"; txKey: string | null; txLt: bigint };
 };
 
 /** A StateInit deploys only onto an account without code, and only if it hashes to the address. */
@@ -174,6 +176,11 @@ export function execute(input: ExecuteInput): Executed | null {
     outMessages: outcome.outMessages,
     description: outcome.description,
     events: outcome.events,
+    prev: {
+      status: account?.status ?? "non-existing",
+      txKey: account?.lastTxKey ?? null,
+      txLt: account?.lastTxLt ?? 0n,
+    },
   };
 }
 

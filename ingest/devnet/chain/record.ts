@@ -4,7 +4,7 @@
  * blocks; a test checks both give the same record for every devnet transaction).
  */
 import type { Address, Message } from "@ton/core";
-import { rawAddressOf } from "../../../schemas/from-ton-core.ts";
+import { ACCOUNT_STATUS_NAME, rawAddressOf } from "../../../schemas/from-ton-core.ts";
 import { RAW_TX_VERSION, type RawMessage, type RawTransaction } from "../../../schemas/raw-transaction.ts";
 import { toBocBase64 } from "./boc.ts";
 import type { Executed } from "./execute.ts";
@@ -102,8 +102,12 @@ export function rawMessage(message: Message): RawMessage {
   return record;
 }
 
+/** `prev_trans_hash` of an account's first transaction: no previous one. */
+const NO_PREV_TX = "0".repeat(64);
+
 export function rawTransaction(tx: Executed, block: BlockIds): RawTransaction {
   const { computePhase, actionPhase, aborted } = tx.description;
+  const { prev } = tx;
   return {
     version: RAW_TX_VERSION,
     mc_seqno: block.mc_seqno,
@@ -123,5 +127,10 @@ export function rawTransaction(tx: Executed, block: BlockIds): RawTransaction {
     out_msgs: tx.outMessages.map(rawMessage),
     // A transaction cell is never serialised twice: no cache entry for it.
     boc: toBocBase64(tx.cell),
+    // What the transaction cell says (./execute.ts transactionCell), as schemas/from-ton-core.ts reads it.
+    orig_status: ACCOUNT_STATUS_NAME[prev.status],
+    end_status: ACCOUNT_STATUS_NAME[tx.account?.status ?? "non-existing"],
+    prev_trans_hash: prev.txKey === null ? NO_PREV_TX : hexOfKey(prev.txKey),
+    prev_trans_lt: prev.txLt.toString(),
   };
 }
