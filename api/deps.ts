@@ -24,6 +24,11 @@ export type ApiDeps = {
   chain: ChainState;
   /** Current time in milliseconds (injected so tests control "now"). */
   clock: () => number;
+  /**
+   * How far back before the newest indexed block `/v1/transactions/query` may look, in seconds; 0 or
+   * absent: all indexed history (api.ston.fi's own policy is 24 hours).
+   */
+  txQueryWindowS?: number;
   logger: ApiLogger;
   /**
    * When set, repeated requests to `memo: true` routes are answered from memory while `version()` (the

@@ -30,6 +30,7 @@ import { selectAssets, selectRouters } from "./queries/sql/reference.ts";
 import { findSwapStatus } from "./queries/sql/swaps.ts";
 import {
   lookupTransaction,
+  selectIndexedHead,
   selectTransactions,
   selectTransactionsByInMsg,
   selectWalletTransactions,
@@ -123,6 +124,10 @@ export class ClickHouseReadModel implements DexReadModel {
       this.store,
       "extMsgHash" in lookup ? lookup : { ...lookup, wallet: norm(lookup.wallet) },
     );
+  }
+
+  getIndexedHead(): Promise<{ mcSeqno: number; utime: number } | null> {
+    return selectIndexedHead(this.store);
   }
 
   async getTransaction(hash: string): Promise<RawTransaction | null> {

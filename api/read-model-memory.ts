@@ -137,6 +137,14 @@ export class MemoryReadModel implements DexReadModel {
     };
   }
 
+  async getIndexedHead(): Promise<{ mcSeqno: number; utime: number } | null> {
+    if (this.txs.length === 0) return null;
+    return {
+      mcSeqno: Math.max(...this.txs.map((t) => t.mc_seqno)),
+      utime: Math.max(...this.txs.map((t) => t.now)),
+    };
+  }
+
   async getTransaction(hash: string): Promise<RawTransaction | null> {
     return this.txs.find((t) => t.hash === hash.toLowerCase()) ?? null;
   }

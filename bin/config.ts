@@ -35,6 +35,8 @@ export type Config = Readonly<{
   cacheMaxEntries: number;
   cacheTtlSeconds: number;
   apiCacheTtlMs: number;
+  txQueryWindowSeconds: number;
+  assetListPath: string | null;
 }>;
 
 type VarSpec<T> = {
@@ -206,6 +208,20 @@ export const CONFIG_VARS: { readonly [K in keyof Config]: VarSpec<Config[K]> } =
     schema: int(0, 3_600_000),
     default: 1_000, // routers, assets and pools at most a second stale; pool states come from the hot cache
     doc: "how long the API reuses the routers/assets/pools lists it read from the store",
+  },
+  txQueryWindowSeconds: {
+    env: "TX_QUERY_WINDOW_SECONDS",
+    schema: int(0, 100 * 365 * 86_400),
+    // A self-hoster expects to find what they indexed. api.ston.fi's policy is 86400 (24 hours); either way
+    // the window is measured back from the newest indexed block, never from the wall clock.
+    default: 0,
+    doc: "how far back before the newest indexed block /v1/transactions/query may look (0: all indexed history)",
+  },
+  assetListPath: {
+    env: "ASSET_LIST_PATH",
+    schema: text,
+    default: null, // unset: metadata only from the chain; unknown stays null
+    doc: "JSON file of asset metadata ([{address, symbol, decimals, name?, image?}]) for assets whose metadata the chain did not give",
   },
 };
 

@@ -1,9 +1,11 @@
 /**
  * The HTTP side of `tondex start`: the Koa API over the ClickHouse read model, plus Prometheus `/metrics`.
  */
+import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import { Counter } from "prom-client";
 import { apiListener } from "../api/app.ts";
+import { type AssetList, parseAssetList, withAssetList } from "../api/asset-list.ts";
 import { poolStateCache } from "../api/pool-state-cache.ts";
 import { cachedReadModel } from "../api/read-model-cached.ts";
 import { ClickHouseReadModel } from "../api/read-model-clickhouse.ts";
@@ -15,7 +17,12 @@ import type { Pipeline } from "./pipeline.ts";
 
 export async function startServer(
   pipeline: Pipeline,
-  options: { port: number; apiCacheTtlMs: number },
+  options: {
+    port: number;
+    apiCacheTtlMs: number;
+    txQueryWindowSeconds: number;
+    assetListPath: string | null;
+  },
   logger: Logger,
   metrics: Metrics,
 ): Promise<Server> {
@@ -23,14 +30,19 @@ export async function startServer(
   const chain =
     pipeline.source.chainState ??
     unavailableChainState(`the ${pipeline.source.name} source has no chain access`);
+  const assetList = await loadAssetList(options.assetListPath);
   const { listener: api, memo } = apiListener({
-    data: cachedReadModel(new ClickHouseReadModel(pipeline.store), {
-      ttlMs: options.apiCacheTtlMs,
-      version: pipeline.dataVersion,
-    }),
+    data: withAssetList(
+      cachedReadModel(new ClickHouseReadModel(pipeline.store), {
+        ttlMs: options.apiCacheTtlMs,
+        version: pipeline.dataVersion,
+      }),
+      assetList,
+    ),
     cache: poolStateCache(pipeline.poolStates),
     chain,
     clock: Date.now,
+    txQueryWindowS: options.txQueryWindowSeconds,
     logger,
     responseMemo: { version: pipeline.dataVersion, ttlMs: options.apiCacheTtlMs },
   });
@@ -52,10 +64,22 @@ export async function startServer(
     api(req, res);
   });
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    server.once("error", (e) => reject(new Error(`cannot listen on port ${port}: ${e.message}`)));
     server.listen(port, () => resolve());
   });
   return server;
+}
+
+/** ASSET_LIST_PATH's list, or an empty one; a missing or malformed file stops the start with its reason. */
+async function loadAssetList(path: string | null): Promise<AssetList> {
+  if (path === null) return new Map();
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new Error(`ASSET_LIST_PATH: cannot read ${path}: ${(error as Error).message}`);
+  }
+  return parseAssetList(text, `ASSET_LIST_PATH ${path}`);
 }
 
 /** `tondex_api_memo_requests_total{outcome}`: memoizable requests answered from memory, shared or computed. */

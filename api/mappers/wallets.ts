@@ -44,8 +44,9 @@ export function operationDto({ op, asset0, asset1 }: OperationView): OperationIn
 }
 
 export function lastTransactionsDto(w: WalletTransactions) {
-  // The wire requires a number; a wallet the store has no seqno for reports 0 (not yet deployed).
-  return { seqno: w.seqno ?? 0, tx_list: w.txs.map(txIdDto) };
+  // null: the store knows no seqno for the wallet (no indexed external message of a standard wallet). A
+  // "0" would claim an undeployed wallet.
+  return { seqno: w.seqno, tx_list: w.txs.map(txIdDto) };
 }
 
 export function feeVaultsDto(vaults: readonly FeeVaultRecord[]) {

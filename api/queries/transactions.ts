@@ -10,18 +10,24 @@ import type { ApiDeps } from "../deps.ts";
 import { BadRequestError, NotFoundError } from "../errors.ts";
 import type { SwapKey, SwapStatusRecord, TxLookup, TxLookupResult } from "../read-model.ts";
 
-/** Default lower bound of the lookup, and how far back it may reach (api.md §6.5). */
-const DEFAULT_WINDOW_S = 10 * 60;
-const MAX_WINDOW_S = 24 * 60 * 60;
-
 export function findSwapStatus(deps: ApiDeps, key: SwapKey): Promise<SwapStatusRecord | null> {
   return deps.data.findSwap(key);
 }
 
-function lookupOf(q: TxQueryInput, nowS: number): TxLookup {
-  const since = q.min_tx_timestamp ?? nowS - DEFAULT_WINDOW_S;
-  if (since < nowS - MAX_WINDOW_S) {
-    throw new BadRequestError("min_tx_timestamp", "may not be earlier than 24 hours before now");
+/**
+ * The lookup window (api.md §6.5, adapted for a self-hosted index): measured back from the newest indexed
+ * block, never from the wall clock (replayed and backfilled history stays findable). With a window
+ * configured, `min_tx_timestamp` may not reach further back than it; without `min_tx_timestamp` the lookup
+ * searches the whole window (all indexed history by default).
+ */
+function lookupOf(q: TxQueryInput, headS: number, windowS: number): TxLookup {
+  const floor = windowS > 0 ? headS - windowS : 0;
+  const since = q.min_tx_timestamp ?? floor;
+  if (since < floor) {
+    throw new BadRequestError(
+      "min_tx_timestamp",
+      `may not be earlier than ${windowS} seconds before the newest indexed block (${new Date(floor * 1000).toISOString().slice(0, 19)})`,
+    );
   }
   if (q.ext_msg_hash !== undefined) {
     if (q.wallet_address !== undefined || q.query_id !== undefined) {
@@ -35,7 +41,9 @@ function lookupOf(q: TxQueryInput, nowS: number): TxLookup {
 }
 
 export async function queryTransaction(deps: ApiDeps, q: TxQueryInput): Promise<TxLookupResult | null> {
-  return deps.data.findTransaction(lookupOf(q, Math.floor(deps.clock() / 1000)));
+  const head = await deps.data.getIndexedHead();
+  const lookup = lookupOf(q, head?.utime ?? 0, deps.txQueryWindowS ?? 0);
+  return head === null ? null : deps.data.findTransaction(lookup);
 }
 
 export type ActionTree = {

@@ -43,7 +43,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   } catch (error) {
     await pipeline.stop();
     await pipeline.store.close();
-    io.stderr(`tondex start: cannot listen on port ${config.port}: ${(error as Error).message}\n`);
+    io.stderr(`tondex start: ${(error as Error).message}\n`);
     return 1;
   }
   logger.info({ port: config.port, source: config.source, dataDir: config.dataDir }, "tondex is serving");

@@ -22,7 +22,7 @@ export const lastTransactionsQuery = z.object({
   min_tx_timestamp: timestampIn.optional(),
 });
 export const lastTransactionsResponse = z
-  .object({ seqno: z.number().int().nonnegative(), tx_list: z.array(txId) })
+  .object({ seqno: z.number().int().nonnegative().nullable(), tx_list: z.array(txId) })
   .strict();
 
 export const feeVaultsResponse = z

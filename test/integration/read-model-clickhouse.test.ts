@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Cell } from "@ton/core";
 import anyTest, { type TestFn } from "ava";
 import { z } from "zod";
 import type { AssetRecord, DexReadModel, OperationRecord, PoolRecord } from "../../api/read-model.ts";
@@ -206,6 +207,12 @@ const by =
   (x: T, y: T) =>
     key(x) < key(y) ? -1 : 1;
 
+function rootSeqno(): number {
+  const s = Cell.fromBase64(X.TRACE_ROOT.in_msg!.body_boc).beginParse();
+  s.skip(512 + 32 + 32);
+  return s.loadUint(32);
+}
+
 function expected(): MemoryData {
   const vault = (owner: string, v: string, a: string, balance: bigint) => ({
     owner,
@@ -237,6 +244,10 @@ function expected(): MemoryData {
       vault(X.OTHER_WALLET, X.VAULT_OTHER, X.STON, 2n ** 200n),
     ].sort(by((v) => v.vault)),
     transactions: X.TXS,
+    // The trace root is a standard wallet's transaction: its external message (signature, subwallet id,
+    // valid_until, then msg_seqno) carries 611, and the wallet stores 611 + 1 on accepting it. The other
+    // wallet transactions of the fixture carry no wallet external (a bare jetton transfer body).
+    walletSeqnos: { [X.TRACE_ROOT.account]: rootSeqno() + 1 },
     swaps: X.SWAPS.filter((s) => !s.continues_as_cross_swap).map(swapStatus),
   };
 }

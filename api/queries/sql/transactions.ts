@@ -9,11 +9,12 @@
  */
 import { Cell } from "@ton/core";
 import { z } from "zod";
+import { acceptedWalletExternal } from "../../../dex/wallet-seqno.ts";
 import type { Store } from "../../../infra/store/client.ts";
 import { type MessageRow, messages, type TransactionRow, transactions } from "../../../schemas/facts.ts";
 import { RAW_TX_VERSION, type RawMessage, type RawTransaction } from "../../../schemas/raw-transaction.ts";
 import type { RawAddress, TxLookup, TxLookupResult, TxRef, WalletTransactions } from "../../read-model.ts";
-import { big, str } from "./common.ts";
+import { big, seconds, str } from "./common.ts";
 
 const TX_COLUMNS = Object.keys(transactions.columns).join(", ");
 const MSG_COLUMNS = Object.keys(messages.columns).join(", ");
@@ -130,19 +131,60 @@ ORDER BY lt DESC
 LIMIT 1 BY hash
 LIMIT {limit:UInt32}`;
 
-/** The store does not track wallet seqnos (a get-method value): `seqno` is null. */
+/** The wallet's latest external inbound message (its transactions by sorting key, their messages by hash). */
+const LAST_EXTERNAL = `SELECT body_boc, toUInt32(utime) AS utime FROM messages
+WHERE direction = 'in' AND source IS NULL
+  AND msg_hash IN (SELECT in_msg_hash FROM transactions WHERE account = {wallet:String} AND in_msg_hash IS NOT NULL)
+ORDER BY tx_lt DESC
+LIMIT 1`;
+
+const externalBody = z.object({ body_boc: str, utime: seconds });
+
+/** The wallet's seqno once it accepted this external message: the seqno the message carried, plus one. */
+function seqnoAfter(m: z.infer<typeof externalBody>): number | null {
+  try {
+    const ext = acceptedWalletExternal(Cell.fromBase64(m.body_boc), m.utime);
+    return ext === null ? null : ext.seqno + 1;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The wallet's seqno is the one its last indexed external message carried, plus one (a standard wallet
+ * stores seqno + 1 when it accepts the message: dex/wallet-seqno.ts); null for other wallet kinds or a
+ * wallet with no indexed external message.
+ */
 export async function selectWalletTransactions(
   store: Store,
   wallet: RawAddress,
   opts: { limit: number; since?: number },
 ): Promise<WalletTransactions> {
   const params = { wallet, since: opts.since ?? 0, limit: opts.limit };
-  const txs: TxRef[] = await store.query(WALLET_TXS, txRef, params);
-  return { seqno: null, txs };
+  const [txs, last] = await Promise.all([
+    store.query(WALLET_TXS, txRef, params) as Promise<TxRef[]>,
+    store.query(LAST_EXTERNAL, externalBody, { wallet }),
+  ]);
+  return { seqno: last[0] === undefined ? null : seqnoAfter(last[0]), txs };
+}
+
+const head = z.object({ n: big, mc_seqno: z.number().int(), utime: seconds });
+
+/**
+ * The newest indexed masterchain block and its time, from the stored transactions (max over the partition
+ * key `utime` and `mc_seqno`: answered from part metadata), or null before the first one.
+ */
+export async function selectIndexedHead(store: Store): Promise<{ mcSeqno: number; utime: number } | null> {
+  const [row] = await store.query(
+    "SELECT count() AS n, max(mc_seqno) AS mc_seqno, toUInt32(max(utime)) AS utime FROM transactions",
+    head,
+  );
+  return row === undefined || row.n === 0n ? null : { mcSeqno: row.mc_seqno, utime: row.utime };
 }
 
 /** An external-in message is consumed by exactly one transaction (of its destination). */
-const BY_EXT_MSG = `SELECT tx_hash AS hash, tx_lt AS lt, destination AS account FROM messages
+const BY_EXT_MSG = `SELECT tx_hash AS hash, tx_lt AS lt, destination AS account, body_boc, toUInt32(utime) AS utime
+FROM messages
 WHERE msg_hash = {msg:String} AND direction = 'in' AND source IS NULL AND utime >= {since:UInt32}
 ORDER BY tx_lt
 LIMIT 1`;
@@ -170,16 +212,27 @@ function queryIdOf(bodyBoc: string): bigint | null {
 
 /**
  * By external message hash, or by the wallet and the query id of a message it sent (the earliest such
- * transaction since `since`; the query id is read from the stored bodies). No wallet seqno: see above.
+ * transaction since `since`; the query id is read from the stored bodies). `walletSeqno`: the wallet's seqno
+ * after that transaction's external message (standard wallets; null otherwise).
  */
 export async function lookupTransaction(store: Store, lookup: TxLookup): Promise<TxLookupResult | null> {
   if ("extMsgHash" in lookup) {
     const params = { msg: lookup.extMsgHash.toLowerCase(), since: lookup.since };
-    const [found] = await store.query(BY_EXT_MSG, txRef, params);
-    return found === undefined ? null : { ...found, walletSeqno: null };
+    const [found] = await store.query(BY_EXT_MSG, txRef.merge(externalBody), params);
+    if (found === undefined) return null;
+    const { body_boc, utime, ...ref } = found;
+    return { ...ref, walletSeqno: seqnoAfter({ body_boc, utime }) };
   }
   const params = { wallet: lookup.wallet, since: lookup.since };
   const bodies = await store.query(WALLET_OUT_BODIES, outBody, params);
   const hit = bodies.find((b) => queryIdOf(b.body_boc) === lookup.queryId);
-  return hit === undefined ? null : { hash: hit.hash, lt: hit.lt, account: lookup.wallet, walletSeqno: null };
+  if (hit === undefined) return null;
+  const [external] = await store.query(EXTERNAL_IN_OF, externalBody, { hash: hit.hash });
+  const walletSeqno = external === undefined ? null : seqnoAfter(external);
+  return { hash: hit.hash, lt: hit.lt, account: lookup.wallet, walletSeqno };
 }
+
+/** The external inbound message of a transaction, if it had one (bloom index on `messages.tx_hash`). */
+const EXTERNAL_IN_OF = `SELECT body_boc, toUInt32(utime) AS utime FROM messages
+WHERE tx_hash = {hash:String} AND direction = 'in' AND source IS NULL
+LIMIT 1`;

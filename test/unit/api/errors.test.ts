@@ -13,7 +13,8 @@ import { f, memoryData, type RunningApi, request, startApi, testDeps } from "./h
 
 const test = anyTest as TestFn<{ api: RunningApi }>;
 test.before(async (t) => {
-  t.context = { api: await startApi() };
+  // With api.ston.fi's own lookup window (24 hours before the newest indexed block) configured.
+  t.context = { api: await startApi(testDeps({ txQueryWindowS: 86_400 })) };
 });
 test.after.always((t) => t.context.api.close());
 
@@ -125,7 +126,7 @@ const CASES: Case[] = [
   ],
   ["query_id without wallet", "GET", "/v1/transactions/query?query_id=1", 400, "wallet_address"],
   [
-    "lookup window older than 24 h",
+    "lookup window older than the configured 24 h before the newest indexed block",
     "GET",
     `/v1/transactions/query?ext_msg_hash=${TRACE_ROOT.hash}&min_tx_timestamp=2020-01-01T00:00:00`,
     400,

@@ -66,6 +66,44 @@ test("transaction lookup by external message hash in hex, base64 and base64url",
   }
 });
 
+test("the lookup window is measured from the newest indexed block, not the wall clock", async (t) => {
+  const hex = TRACE_ROOT.in_msg?.hash ?? "";
+  const years = 3 * 365 * 86_400 * 1000;
+  // Years after the trace: indexed history is still found (no window by default, any min_tx_timestamp).
+  const late = await startApi(testDeps({ clock: () => Date.UTC(2031, 0, 1) + years }));
+  t.teardown(() => late.close());
+  for (const path of [
+    `/v1/transactions/query?ext_msg_hash=${hex}`,
+    `/v1/transactions/query?ext_msg_hash=${hex}&min_tx_timestamp=2020-01-01T00:00:00`,
+  ]) {
+    t.like(txQueryResponse.parse((await request(late, "GET", path)).json), {
+      tx_id: { hash: TRACE_ROOT.hash },
+    });
+  }
+  // A configured window reaches back from the newest indexed block (the memory model's newest
+  // transaction): sized to just cover the root, whose time it then still finds; one second more is refused.
+  const head = await testDeps().data.getIndexedHead();
+  const newest = head?.utime ?? 0;
+  const windowS = newest - TRACE_ROOT.now;
+  t.true(windowS > 0);
+  const windowed = await startApi(testDeps({ clock: () => Date.UTC(2031, 0, 1), txQueryWindowS: windowS }));
+  t.teardown(() => windowed.close());
+  const at = (s: number) => new Date(s * 1000).toISOString().slice(0, 19);
+  const found = await request(
+    windowed,
+    "GET",
+    `/v1/transactions/query?ext_msg_hash=${hex}&min_tx_timestamp=${at(newest - windowS)}`,
+  );
+  t.like(txQueryResponse.parse(found.json), { tx_id: { hash: TRACE_ROOT.hash } });
+  const refused = await request(
+    windowed,
+    "GET",
+    `/v1/transactions/query?ext_msg_hash=${hex}&min_tx_timestamp=${at(newest - windowS - 1)}`,
+  );
+  t.is(refused.status, 400);
+  t.like(refused.json, { error: { details: [{ field: "min_tx_timestamp" }] } });
+});
+
 test("last transactions: newest first, limited, with the wallet's seqno", async (t) => {
   const wallet = f(TRACE_ROOT.account);
   const res = await request(t.context.api, "GET", `/v1/wallets/${wallet}/transactions/last?limit=1`);

@@ -44,6 +44,8 @@ test("defaults: embedded deployment on port 8080 with data under ./data", (t) =>
       cacheMaxEntries: 10_000,
       cacheTtlSeconds: 300,
       apiCacheTtlMs: 1_000,
+      txQueryWindowSeconds: 0,
+      assetListPath: null,
     },
   );
   t.true(Object.isFrozen(c));
