@@ -1,0 +1,60 @@
+/**
+ * The recorded mainnet traces (test/vectors/mainnet-traces), replayed as a user would: `tondex replay` of
+ * every trace file through the real CLI (a child process, embedded chdb under a temporary DATA_DIR), then
+ * the API mounted over that store as `tondex start` mounts it for a replay source: the ClickHouse read
+ * model, no chain access. Tests on real data ask the API what a user would and check the answers from the
+ * protocol and the trace files themselves.
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { ClickHouseReadModel } from "../../api/read-model-clickhouse.ts";
+import { unavailableChainState } from "../../dex/chain-state-unavailable.ts";
+import { openStore, type Store } from "../../infra/store/client.ts";
+import { type RunningApi, silentLogger, startApi } from "../unit/api/harness.ts";
+import { type LoadedTrace, loadAllTraces } from "./traces.ts";
+
+const run = promisify(execFile);
+const TONDEX = join(import.meta.dirname, "../../bin/tondex.mjs");
+
+export type ReplayedTraces = {
+  traces: LoadedTrace[];
+  store: Store;
+  api: RunningApi;
+  close: () => Promise<void>;
+};
+
+export async function replayTraces(): Promise<ReplayedTraces> {
+  const traces = loadAllTraces();
+  const dir = await mkdtemp(join(tmpdir(), "tondex-real-"));
+  const dataDir = join(dir, "data");
+  await run(process.execPath, [TONDEX, "replay", ...traces.map((t) => t.path), "--data-dir", dataDir], {
+    env: { ...process.env, LOG_LEVEL: "warn" },
+  });
+  const store = await openStore({ clickhouseUrl: null, dataDir: join(dataDir, "clickhouse") });
+  const api = await startApi({
+    data: new ClickHouseReadModel(store),
+    chain: unavailableChainState("the replay source has no chain access"),
+    clock: Date.now,
+    logger: silentLogger,
+  });
+  return {
+    traces,
+    store,
+    api,
+    close: async () => {
+      await api.close();
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The transaction whose inbound message is external: where the trace (and the user's action) began. */
+export function rootOf(trace: LoadedTrace) {
+  const root = trace.txs.find((tx) => tx.in_msg !== null && tx.in_msg.source === null);
+  if (root === undefined) throw new Error(`${trace.name}: no external inbound message`);
+  return root;
+}
