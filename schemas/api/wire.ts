@@ -109,17 +109,34 @@ export function repeated<T extends z.ZodTypeAny>(item: T) {
   return z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(item).max(100));
 }
 
-/** `YYYY-MM-DDTHH:MM:SS` (a space instead of `T`, fractional seconds and `Z` tolerated), UTC → unix s. */
+/** The times the store can hold: ClickHouse `DateTime` is unsigned 32-bit seconds since 1970. */
+const MAX_STORED_SECONDS = 0xffffffff;
+
+/**
+ * `YYYY-MM-DDTHH:MM:SS` (a space instead of `T`, fractional seconds and `Z` tolerated), UTC → unix s.
+ * A calendar date that does not exist (`2023-02-30`) is refused rather than rolled over, and so is a time
+ * outside what the store holds (before 1970, after 2106-02-07T06:28:15): never wrapped around.
+ */
 export const timestampIn = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z?$/, "expected YYYY-MM-DDTHH:MM:SS (UTC)")
   .transform((s, ctx) => {
-    const ms = Date.parse(`${s.replace(" ", "T").replace(/Z$/, "")}Z`);
-    if (Number.isNaN(ms)) {
+    const text = s.replace(" ", "T").replace(/Z$/, "");
+    const ms = Date.parse(`${text}Z`);
+    // Date.parse rolls 2023-02-30 over to March 2: a real date prints back as it was written.
+    if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 19) !== text.slice(0, 19)) {
       ctx.addIssue({ code: "custom", message: "not a valid date" });
       return z.NEVER;
     }
-    return Math.floor(ms / 1000);
+    const seconds = Math.floor(ms / 1000);
+    if (seconds < 0 || seconds > MAX_STORED_SECONDS) {
+      ctx.addIssue({
+        code: "custom",
+        message: "must be between 1970-01-01T00:00:00 and 2106-02-07T06:28:15 (UTC)",
+      });
+      return z.NEVER;
+    }
+    return seconds;
   });
 
 export const limitIn = z

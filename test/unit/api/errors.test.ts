@@ -133,6 +133,27 @@ const CASES: Case[] = [
     "min_tx_timestamp",
   ],
   [
+    "a date before 1970 (the store holds unsigned seconds)",
+    "GET",
+    `/v1/wallets/${f(WALLET)}/operations?since=1969-12-31T23:59:59&until=2024-01-01T00:00:00`,
+    400,
+    "since",
+  ],
+  [
+    "a date past 2106-02-07T06:28:15 (would wrap around)",
+    "GET",
+    `/v1/wallets/${f(WALLET)}/transactions/last?min_tx_timestamp=2106-02-07T06:28:16`,
+    400,
+    "min_tx_timestamp",
+  ],
+  [
+    "a calendar date that does not exist",
+    "GET",
+    `/v1/wallets/${f(WALLET)}/operations?since=2023-02-30T00:00:00&until=2024-01-01T00:00:00`,
+    400,
+    "since",
+  ],
+  [
     "bad timestamp",
     "GET",
     `/v1/wallets/${f(WALLET)}/operations?since=yesterday&until=2024-01-01T00:00:00`,
