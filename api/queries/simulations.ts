@@ -40,9 +40,21 @@ async function candidatePools(deps: ApiDeps, q: SwapSimulateQuery): Promise<Pool
     versionAllowed(p, q),
   );
   if (pools.length === 0) {
-    throw new NotFoundError("pool for this asset pair", [
-      { field: "ask_address", message: "no pool trades offer_address for ask_address" },
-    ]);
+    // Name the parameter at fault: an asset no indexed pool trades, else the pair itself.
+    const known = new Set(
+      (await deps.data.getAssets([q.offer_address, q.ask_address])).map((a) => a.address),
+    );
+    const field = !known.has(q.offer_address)
+      ? "offer_address"
+      : !known.has(q.ask_address)
+        ? "ask_address"
+        : null;
+    throw new NotFoundError(
+      "pool for this asset pair",
+      field === null
+        ? [{ field: "ask_address", message: "no pool trades offer_address for ask_address" }]
+        : [{ field, message: "unknown asset: no indexed pool trades it" }],
+    );
   }
   return pools;
 }
@@ -61,6 +73,9 @@ export async function simulateSwapRequest(
 ): Promise<SwapSimulationDto> {
   if (q.offer_address === q.ask_address)
     throw new BadRequestError("ask_address", "must differ from offer_address");
+  if (q.referral_fee_bps !== undefined && q.referral_address === undefined) {
+    throw new BadRequestError("referral_fee_bps", "requires referral_address: the fee is paid to a referrer");
+  }
   const pools = await candidatePools(deps, q);
   const [assets, routers] = await Promise.all([
     deps.data.getAssets([q.offer_address, q.ask_address]),

@@ -26,7 +26,8 @@ export const swapSimulateQuery = z.object({
   /** 0..100 bps; DEX v2 only (v1 pools charge their own stored referral fee). */
   referral_fee_bps: z
     .string()
-    .regex(/^\d{1,4}$/, "expected an integer number of basis points")
+    .regex(/^\d+$/, "expected an integer number of basis points")
+    .refine((s) => s.length <= 4, "must be within 0..100 bps")
     .transform((s) => BigInt(s))
     .refine((v) => v <= 100n, "must be within 0..100 bps")
     .optional(),

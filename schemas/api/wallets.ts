@@ -7,11 +7,19 @@ export const walletParams = z.object({ wallet: addressIn });
 export const walletAssetParams = z.object({ wallet: addressIn, asset: addressIn });
 export const walletPoolParams = z.object({ wallet: addressIn, pool: addressIn });
 
+const OPERATION_TYPE_BY_LOWER = new Map(OPERATION_TYPES.map((t) => [t.toLowerCase(), t]));
+
+/** An operation type in any letter case (older clients send `swap`), as its canonical name. */
+const operationTypeIn = z.preprocess(
+  (v) => (typeof v === "string" ? (OPERATION_TYPE_BY_LOWER.get(v.toLowerCase()) ?? v) : v),
+  z.enum(OPERATION_TYPES),
+);
+
 /** `op_type` is one value in the TS client and repeatable in the Rust one, so both are accepted. */
 export const walletOperationsQuery = z.object({
   since: timestampIn,
   until: timestampIn,
-  op_type: repeated(z.enum(OPERATION_TYPES)).optional(),
+  op_type: repeated(operationTypeIn).optional(),
   dex_v2: boolIn.optional(),
 });
 

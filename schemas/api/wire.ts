@@ -66,20 +66,22 @@ export const hashIn = z.string().transform((text, ctx) => {
   return hex;
 });
 
-/** A raw token amount: a positive decimal integer no larger than the largest Coins value. */
-export const unitsIn = z
+const OVER_COINS = "out of range: exceeds the largest Coins amount (2^120 - 1)";
+
+/** A decimal integer string, range-checked against the Coins limit before it is turned into a bigint. */
+const coinsText = z
   .string()
-  .regex(/^\d{1,40}$/, "expected a decimal integer string")
+  .regex(/^\d+$/, "expected a decimal integer string")
+  // 37 digits hold every Coins value (2^120 − 1 has 37); longer text is out of range, however it reads.
+  .refine((s) => s.replace(/^0+(?=\d)/, "").length <= 37, OVER_COINS)
   .transform((s) => BigInt(s))
-  .refine((v) => v > 0n, "must be greater than zero")
-  .refine((v) => v <= MAX_COINS, "exceeds the largest Coins amount (2^120 - 1)");
+  .refine((v) => v <= MAX_COINS, OVER_COINS);
+
+/** A raw token amount: a positive decimal integer no larger than the largest Coins value. */
+export const unitsIn = coinsText.refine((v) => v > 0n, "must be greater than zero");
 
 /** Like unitsIn but zero is allowed (single-sided liquidity sends an explicit "0"). */
-export const unitsOrZeroIn = z
-  .string()
-  .regex(/^\d{1,40}$/, "expected a decimal integer string")
-  .transform((s) => BigInt(s))
-  .refine((v) => v <= MAX_COINS, "exceeds the largest Coins amount (2^120 - 1)");
+export const unitsOrZeroIn = coinsText;
 
 /** A 64-bit query id; the official client sends it as a JSON number or digit string. */
 export const queryIdIn = z

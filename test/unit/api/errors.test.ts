@@ -154,6 +154,20 @@ const CASES: Case[] = [
     "since",
   ],
   [
+    "units far above the Coins range: out of range, not 'not a decimal'",
+    "POST",
+    `/v1/swap/simulate?offer_address=${f(TON)}&ask_address=${f(USDT)}&units=${2n ** 256n}&slippage_tolerance=0.01`,
+    400,
+    "units",
+  ],
+  [
+    "referral_fee_bps without referral_address",
+    "POST",
+    `/v1/swap/simulate?offer_address=${f(TON)}&ask_address=${f(USDT)}&units=1000&slippage_tolerance=0.01&referral_fee_bps=10`,
+    400,
+    "referral_fee_bps",
+  ],
+  [
     "bad timestamp",
     "GET",
     `/v1/wallets/${f(WALLET)}/operations?since=yesterday&until=2024-01-01T00:00:00`,
@@ -216,6 +230,40 @@ for (const [title, method, path, status, field, body] of CASES) {
     }
   });
 }
+
+test("a too-large amount is said to be out of range", async (t) => {
+  const res = await request(
+    t.context.api,
+    "POST",
+    `/v1/swap/simulate?offer_address=${f(TON)}&ask_address=${f(USDT)}&units=${2n ** 256n}&slippage_tolerance=0.01`,
+  );
+  t.regex(errorBody.parse(res.json).error.message, /'units': out of range: exceeds the largest Coins amount/);
+});
+
+test("404 for an asset no pool trades names that asset's parameter", async (t) => {
+  const unknown = f(raw("an asset nobody trades"));
+  for (const [query, field] of [
+    [`offer_address=${unknown}&ask_address=${f(USDT)}`, "offer_address"],
+    [`offer_address=${f(USDT)}&ask_address=${unknown}`, "ask_address"],
+  ] as const) {
+    const res = await request(
+      t.context.api,
+      "POST",
+      `/v1/swap/simulate?${query}&units=1000&slippage_tolerance=0.01`,
+    );
+    t.is(res.status, 404);
+    t.is((errorBody.parse(res.json).error.details as { field: string }[])[0]?.field, field);
+  }
+});
+
+test("op_type in any letter case, as older clients send it", async (t) => {
+  const path = `/v1/wallets/${f(WALLET)}/operations?since=2020-01-01T00:00:00&until=2030-01-01T00:00:00`;
+  const canonical = await request(t.context.api, "GET", `${path}&op_type=Swap`);
+  const lower = await request(t.context.api, "GET", `${path}&op_type=swap`);
+  t.is(lower.status, 200, lower.text);
+  t.deepEqual(lower.json, canonical.json);
+  t.is((await request(t.context.api, "GET", `${path}&op_type=swapp`)).status, 400);
+});
 
 test("415 for a body that is not JSON", async (t) => {
   const res = await fetch(`${t.context.api.baseURL}/v1/assets/query`, {
