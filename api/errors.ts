@@ -120,27 +120,80 @@ export function toHttpError(e: unknown): HttpError {
 
 export type ErrorLogger = { error(obj: object, msg?: string): void };
 
-/** First in the chain: renders errors, and turns unmatched routes (404/405 without a body) into errors. */
+/** The one error body: `details` is always there (an empty list when there is nothing to add). */
+export function errorBodyOf(error: HttpError): {
+  error: { code: string; message: string; details: unknown };
+} {
+  return {
+    error: {
+      code: error.code,
+      message: error.expose ? error.message : "internal server error",
+      details: error.details !== undefined && error.expose ? error.details : [],
+    },
+  };
+}
+
+/** An answer the router left without a body (no route, a method it does not serve) as an HttpError. */
+function unmatched(ctx: Context): HttpError | null {
+  if (ctx.body !== undefined && ctx.body !== null) return null;
+  const where = `${ctx.method} ${ctx.path}`;
+  if (ctx.status === 404) return new NotFoundError(`route ${where}`);
+  const allowed = ctx.response.get("Allow");
+  const details = allowed === "" ? [] : [{ field: "method", message: `allowed: ${allowed}` }];
+  if (ctx.status === 405)
+    return new HttpError(405, "method_not_allowed", `method not allowed: ${where}`, details);
+  if (ctx.status === 501)
+    return new HttpError(501, "not_implemented", `method not implemented: ${where}`, details, true);
+  return null;
+}
+
+/** First in the chain: renders errors, and turns unmatched routes (404/405/501 without a body) into errors. */
 export function errorMiddleware(logger: ErrorLogger) {
   return async (ctx: Context, next: Next): Promise<void> => {
     try {
       await next();
-      if (ctx.body === undefined && (ctx.status === 404 || ctx.status === 405)) {
-        throw ctx.status === 404
-          ? new NotFoundError(`route ${ctx.method} ${ctx.path}`)
-          : new HttpError(405, "method_not_allowed", `method ${ctx.method} not allowed on ${ctx.path}`);
-      }
+      const error = unmatched(ctx);
+      if (error !== null) throw error;
     } catch (e) {
       const error = toHttpError(e);
-      if (error.status >= 500) logger.error({ err: e, method: ctx.method, path: ctx.path }, "request failed");
+      if (error.status >= 500 && error.status !== 501) {
+        logger.error({ err: e, method: ctx.method, path: ctx.path }, "request failed");
+      }
       ctx.status = error.status;
-      ctx.body = {
-        error: {
-          code: error.code,
-          message: error.expose ? error.message : "internal server error",
-          ...(error.details !== undefined && error.expose ? { details: error.details } : {}),
-        },
-      };
+      ctx.body = errorBodyOf(error);
     }
   };
+}
+
+/**
+ * Node's HTTP parser refuses some requests before Koa sees them: a request line or headers over the limit
+ * (431), a malformed request (400). Answer those in the same JSON error shape, then let the client finish
+ * sending before the connection closes (closing while it still writes would reset the connection and hide
+ * the answer).
+ */
+export function handleClientError(
+  err: Error & { code?: string },
+  socket: import("node:stream").Duplex,
+): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
+  const error = tooLarge
+    ? new HttpError(
+        431,
+        "request_header_fields_too_large",
+        "request line or headers too large (the URL is limited to about 16 KB)",
+      )
+    : new HttpError(400, "bad_request", "malformed HTTP request");
+  const body = JSON.stringify(errorBodyOf(error));
+  const reason = tooLarge ? "Request Header Fields Too Large" : "Bad Request";
+  socket.on("error", () => socket.destroy());
+  socket.end(
+    `HTTP/1.1 ${error.status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+  socket.resume();
+  setTimeout(() => socket.destroy(), 5_000).unref();
 }

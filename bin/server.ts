@@ -6,6 +6,7 @@ import { createServer, type Server } from "node:http";
 import { Counter } from "prom-client";
 import { apiListener } from "../api/app.ts";
 import { type AssetList, parseAssetList, withAssetList } from "../api/asset-list.ts";
+import { handleClientError } from "../api/errors.ts";
 import { poolStateCache } from "../api/pool-state-cache.ts";
 import { cachedReadModel } from "../api/read-model-cached.ts";
 import { ClickHouseReadModel } from "../api/read-model-clickhouse.ts";
@@ -63,6 +64,7 @@ export async function startServer(
     }
     api(req, res);
   });
+  server.on("clientError", handleClientError);
   await new Promise<void>((resolve, reject) => {
     server.once("error", (e) => reject(new Error(`cannot listen on port ${port}: ${e.message}`)));
     server.listen(port, () => resolve());

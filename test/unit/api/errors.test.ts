@@ -3,6 +3,7 @@
  * bad parameters; 404 for unknown addresses and routes; 422 for requests no pool can answer; 503 when the
  * read model reports its backing service down; never a 500 for bad input.
  */
+import { request as httpRequest } from "node:http";
 import anyTest, { type TestFn } from "ava";
 import { type DexReadModel, ReadModelUnavailableError } from "../../../api/read-model.ts";
 import { MemoryReadModel } from "../../../api/read-model-memory.ts";
@@ -224,6 +225,7 @@ for (const [title, method, path, status, field, body] of CASES) {
     t.is(res.status, status, res.text);
     const parsed = errorBody.safeParse(res.json);
     t.true(parsed.success, res.text);
+    t.true(Array.isArray((res.json as { error?: { details?: unknown } }).error?.details), "details always");
     if (field !== undefined && parsed.success) {
       t.true(parsed.data.error.message.includes(`'${field}'`), parsed.data.error.message);
       t.deepEqual((parsed.data.error.details as { field: string }[])[0]?.field, field);
@@ -263,6 +265,44 @@ test("op_type in any letter case, as older clients send it", async (t) => {
   t.is(lower.status, 200, lower.text);
   t.deepEqual(lower.json, canonical.json);
   t.is((await request(t.context.api, "GET", `${path}&op_type=swapp`)).status, 400);
+});
+
+test("any method on any route answers in the one JSON error shape (405 with the allowed methods, 501)", async (t) => {
+  for (const [method, path, status] of [
+    ["PATCH", "/v1/swap/simulate", 405],
+    ["PUT", "/v1/assets", 405],
+    ["TRACE", "/v1/assets", 501],
+    ["PROPFIND", "/v1/pools", 501],
+    ["PROPFIND", "/no/such/route", 501],
+  ] as const) {
+    // node:http rather than fetch, which refuses to send TRACE.
+    const res = await new Promise<{ status: number; type: string; text: string }>((resolve, reject) => {
+      const req = httpRequest(`${t.context.api.baseURL}${path}`, { method }, (r) => {
+        let text = "";
+        r.setEncoding("utf8").on("data", (c: string) => {
+          text += c;
+        });
+        r.on("end", () =>
+          resolve({ status: r.statusCode ?? 0, type: r.headers["content-type"] ?? "", text }),
+        );
+      });
+      req.on("error", reject).end();
+    });
+    t.is(res.status, status, `${method} ${path}`);
+    t.regex(res.type, /application\/json/, `${method} ${path}`);
+    const body = errorBody.parse(JSON.parse(res.text));
+    t.true(Array.isArray(body.error.details), `${method} ${path}`);
+  }
+});
+
+test("a URL too long for the HTTP parser gets a JSON 431, not a reset connection", async (t) => {
+  for (const size of [20_000, 70_000, 200_000]) {
+    const res = await fetch(`${t.context.api.baseURL}/v1/assets?x=${"a".repeat(size)}`);
+    t.is(res.status, 431, `${size}`);
+    const body = errorBody.parse(await res.json());
+    t.is(body.error.code, "request_header_fields_too_large");
+    t.deepEqual(body.error.details, []);
+  }
 });
 
 test("415 for a body that is not JSON", async (t) => {
@@ -326,7 +366,7 @@ test("an unexpected failure is a generic 500 without internals, and is logged", 
   t.teardown(() => api.close());
   const res = await request(api, "GET", "/v1/pools");
   t.is(res.status, 500);
-  t.deepEqual(res.json, { error: { code: "internal_error", message: "internal server error" } });
+  t.deepEqual(res.json, { error: { code: "internal_error", details: [], message: "internal server error" } });
   t.false(res.text.includes("secret"));
   t.is(logged.length, 1);
 });

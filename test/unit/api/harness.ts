@@ -6,6 +6,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { apiListener } from "../../../api/app.ts";
 import type { ApiDeps } from "../../../api/deps.ts";
+import { handleClientError } from "../../../api/errors.ts";
 import { friendly } from "../../../api/mappers/common.ts";
 import type { OperationRecord } from "../../../api/read-model.ts";
 import { type MemoryData, MemoryReadModel } from "../../../api/read-model-memory.ts";
@@ -130,6 +131,7 @@ export type RunningApi = { baseURL: string; server: Server; close: () => Promise
 export async function startApi(deps: ApiDeps = testDeps()): Promise<RunningApi> {
   // As a server mounts it: behind the response memo when `deps.responseMemo` is set.
   const server = createServer(apiListener(deps).listener);
+  server.on("clientError", handleClientError);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
