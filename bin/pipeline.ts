@@ -135,7 +135,13 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
     async core(batch) {
       const values = batch.records.map((r) => r.value);
       const { rows, poolReports } = await core.process(values);
-      for (const r of poolReports) logger.warn({ report: r }, "pool state check failed");
+      for (const r of poolReports) {
+        metrics.poolReports.inc({ kind: r.kind });
+        // A pool whose state is unknown (active before the first transaction seen) is normal without chain
+        // access: counted, not a warning. A failed check means the model and the chain disagree.
+        if (r.kind === "unknown_pool") logger.debug({ report: r }, "pool state unknown");
+        else logger.warn({ report: r }, "pool state check failed");
+      }
       for (const v of values) processedMc = Math.max(processedMc, v.mc_seqno ?? 0);
       return rows;
     },

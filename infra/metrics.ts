@@ -16,6 +16,8 @@ export type Metrics = {
   readonly batchSeconds: Histogram;
   readonly storeRetries: Counter;
   readonly cacheErrors: Counter;
+  /** Pool tracker reports by kind: `unknown_pool` (a pool first seen with an unknown state), `mismatch`, `unrecognised`. */
+  readonly poolReports: Counter<"kind">;
   readonly stageItems: Counter<"stage">;
   readonly stageSeconds: Counter<"stage">;
   /** Latest masterchain seqno the source has seen (set by ingest). */
@@ -110,6 +112,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     storeRetries: new Counter({
       name: `${prefix}store_retries_total`,
       help: "Store writes retried after a retryable error",
+      registers,
+    }),
+    poolReports: new Counter({
+      name: `${prefix}pool_reports_total`,
+      help: "Pool state tracker reports: unknown_pool (first seen with an unknown state), mismatch, unrecognised",
+      labelNames: ["kind"],
       registers,
     }),
     cacheErrors: new Counter({
