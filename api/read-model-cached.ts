@@ -43,7 +43,7 @@ function snapshotOf(
 ): Snapshot {
   const poolsByPair = new Map<string, PoolRecord[]>();
   for (const p of pools) {
-    if (p.token0 === p.token1) continue;
+    if (p.token0 === null || p.token1 === null || p.token0 === p.token1) continue;
     const key = pairKey(p.token0, p.token1);
     const list = poolsByPair.get(key);
     if (list === undefined) poolsByPair.set(key, [p]);

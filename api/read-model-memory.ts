@@ -82,7 +82,10 @@ export class MemoryReadModel implements DexReadModel {
 
   async getPoolsByAssets(a: RawAddress, b: RawAddress): Promise<PoolRecord[]> {
     const pair = new Set([norm(a), norm(b)]);
-    return (this.data.pools ?? []).filter((p) => pair.size === 2 && pair.has(p.token0) && pair.has(p.token1));
+    return (this.data.pools ?? []).filter(
+      (p) =>
+        pair.size === 2 && p.token0 !== null && p.token1 !== null && pair.has(p.token0) && pair.has(p.token1),
+    );
   }
 
   async getWalletOperations(wallet: RawAddress, f: OperationFilter): Promise<OperationRecord[]> {

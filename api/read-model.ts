@@ -15,18 +15,22 @@ export type RawAddress = string;
 
 export type RouterType = "ConstantProduct" | "StableSwap" | "WeightedConstProduct" | "WeightedStableSwap";
 
+/**
+ * A router as the store knows it. Its DEX generation is always known (from the operations it handles);
+ * the rest comes from its get-methods and from TON operations, and is null until then (no chain access).
+ */
 export type RouterRecord = {
   address: RawAddress;
   /** 1.0 (v1), 2.1 or 2.2. */
   majorVersion: number;
-  minorVersion: number;
-  routerType: RouterType;
-  poolCreationEnabled: boolean;
-  ptonMaster: RawAddress;
+  minorVersion: number | null;
+  routerType: RouterType | null;
+  poolCreationEnabled: boolean | null;
+  ptonMaster: RawAddress | null;
   /** pTON version as the SDK names it: "v1" or "v2_1". */
-  ptonVersion: string;
+  ptonVersion: string | null;
   /** The router's own pTON wallet (where TON offers are sent). */
-  ptonWallet: RawAddress;
+  ptonWallet: RawAddress | null;
 };
 
 export type AssetKind = "Ton" | "Wton" | "Jetton" | "NotAnAsset";
@@ -68,23 +72,52 @@ export type PoolStats = {
   popularityIndex?: number;
 };
 
+/**
+ * A pool as the store knows it: every pool an operation names, with null for what is not known (a pool
+ * already active before the first transaction indexed, without chain access to read it, has no state).
+ */
 export type PoolRecord = {
   address: RawAddress;
-  router: RawAddress;
-  /** Asset addresses in the pool's stored order (TON for a pTON side). */
-  token0: RawAddress;
-  token1: RawAddress;
+  router: RawAddress | null;
+  /** DEX generation: always known (the operations on the pool say it). */
+  dex: "v1" | "v2";
+  /** Asset addresses in the pool's stored order (TON for a pTON side); null while not known. */
+  token0: RawAddress | null;
+  token1: RawAddress | null;
   /** The router's jetton wallets for token0/token1: what a swap names as offer/ask wallet. */
-  token0Wallet: RawAddress;
-  token1Wallet: RawAddress;
-  /** Latest known state (reserves, fees, LP supply, type parameters): what dex/amm computes on. */
-  state: PoolState;
-  /** Logical time of the pool transaction that produced `state`. */
-  stateLt: bigint;
+  token0Wallet: RawAddress | null;
+  token1Wallet: RawAddress | null;
+  /** Latest known state (reserves, fees, LP supply, type parameters): what dex/amm computes on; null: unknown. */
+  state: PoolState | null;
+  /** Logical time of the pool transaction that produced `state`; null with it. */
+  stateLt: bigint | null;
   protocolFeeAddress: RawAddress | null;
   deprecated: boolean;
   stats?: PoolStats;
 };
+
+/** A pool whose router, tokens and state are all known: what simulations compute on. */
+export type KnownPoolRecord = PoolRecord & {
+  router: RawAddress;
+  token0: RawAddress;
+  token1: RawAddress;
+  token0Wallet: RawAddress;
+  token1Wallet: RawAddress;
+  state: PoolState;
+  stateLt: bigint;
+};
+
+export function isKnownPool(p: PoolRecord): p is KnownPoolRecord {
+  return (
+    p.router !== null &&
+    p.token0 !== null &&
+    p.token1 !== null &&
+    p.token0Wallet !== null &&
+    p.token1Wallet !== null &&
+    p.state !== null &&
+    p.stateLt !== null
+  );
+}
 
 export type OperationType =
   | "Swap"

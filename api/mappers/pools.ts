@@ -1,10 +1,16 @@
-/** PoolInfo DTO (api.md §4.3). Fees are integer basis points; type parameters only where the type has them. */
+/**
+ * PoolInfo DTO (api.md §4.3). Fees are integer basis points; type parameters only where the type has them.
+ * What the service does not know is null, never "0": the reserves, fees and LP supply of a pool whose state
+ * is unknown (active before the first transaction indexed, without chain access), its router or tokens
+ * while no operation revealed them.
+ */
 import type { PoolInfoDto } from "../../schemas/api/objects.ts";
 import type { PoolView } from "../queries/pools.ts";
 import type { PoolRecord } from "../read-model.ts";
-import { compact, dec, friendly, friendlyOrHole } from "./common.ts";
+import { compact, dec, decOrNull, friendly, friendlyOrHole } from "./common.ts";
 
 function typeParams(p: PoolRecord) {
+  if (p.state === null) return {};
   const { type, amp, rate, w0 } = p.state;
   return {
     amp: type === "v2_stableswap" || type === "v2_weighted_stableswap" ? dec(amp) : undefined,
@@ -25,26 +31,28 @@ function positionFields(v: PoolView) {
   };
 }
 
+const friendlyOrNull = (raw: string | null): string | null => (raw === null ? null : friendly(raw));
+
 export function poolDto(view: PoolView | PoolRecord): PoolInfoDto {
   const v: PoolView = "pool" in view ? view : { pool: view };
   const { pool: p } = v;
   const s = p.state;
   return compact({
     address: friendly(p.address),
-    router_address: friendly(p.router),
-    token0_address: friendly(p.token0),
-    token1_address: friendly(p.token1),
-    reserve0: dec(s.reserve0),
-    reserve1: dec(s.reserve1),
-    lp_total_supply: dec(s.lpSupply),
+    router_address: friendlyOrNull(p.router),
+    token0_address: friendlyOrNull(p.token0),
+    token1_address: friendlyOrNull(p.token1),
+    reserve0: decOrNull(s?.reserve0 ?? null),
+    reserve1: decOrNull(s?.reserve1 ?? null),
+    lp_total_supply: decOrNull(s?.lpSupply ?? null),
     lp_total_supply_usd: p.stats?.lpTotalSupplyUsd,
     lp_price_usd: p.stats?.lpPriceUsd,
-    lp_fee: dec(s.lpFeeBps),
-    protocol_fee: dec(s.protocolFeeBps),
-    ref_fee: dec(s.refFeeBps),
+    lp_fee: decOrNull(s?.lpFeeBps ?? null),
+    protocol_fee: decOrNull(s?.protocolFeeBps ?? null),
+    ref_fee: decOrNull(s?.refFeeBps ?? null),
     protocol_fee_address: friendlyOrHole(p.protocolFeeAddress),
-    collected_token0_protocol_fee: dec(s.collectedProtocolFee0),
-    collected_token1_protocol_fee: dec(s.collectedProtocolFee1),
+    collected_token0_protocol_fee: decOrNull(s?.collectedProtocolFee0 ?? null),
+    collected_token1_protocol_fee: decOrNull(s?.collectedProtocolFee1 ?? null),
     deprecated: p.deprecated,
     apy_1d: p.stats?.apy1d,
     apy_7d: p.stats?.apy7d,

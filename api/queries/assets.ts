@@ -41,7 +41,7 @@ async function liquidityAssets(deps: ApiDeps, wallet: RawAddress): Promise<Set<R
   const pools = await Promise.all(
     positions.filter((p) => p.lpBalance > 0n).map((p) => deps.data.getPool(p.pool)),
   );
-  return new Set(pools.flatMap((p) => (p ? [p.token0, p.token1] : [])));
+  return new Set(pools.flatMap((p) => (p ? [p.token0, p.token1] : [])).filter((a) => a !== null));
 }
 
 function candidate(a: AssetRecord, tags: Set<string>, unconditional: boolean): Candidate<AssetRecord> {

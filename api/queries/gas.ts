@@ -31,20 +31,39 @@ type SwapConstants = {
   swapTonToJetton: { forwardGasAmount: bigint };
 };
 
+/** The SDK's constants per (major, minor, type): resolved once, not on every quote. */
+const constantsByVersion = new Map<string, SwapConstants>();
+
+/**
+ * A router's gas constants. A version or type the SDK does not know (or one not read from the chain yet)
+ * takes its generation's constant-product router's (v1.0 or v2.2).
+ */
 function swapConstants(router: RouterRecord): SwapConstants {
-  const info = {
-    majorVersion: router.majorVersion,
-    minorVersion: router.minorVersion,
-    routerType: router.routerType,
-  };
-  try {
-    return dexFactory(info).Router.gasConstants;
-  } catch {
-    // A version this SDK does not know yet: use its generation's constant-product router (v1.0 or v2.2).
-    const known =
-      router.majorVersion === 1 ? { majorVersion: 1, minorVersion: 0 } : { majorVersion: 2, minorVersion: 2 };
-    return dexFactory({ ...known, routerType: "ConstantProduct" }).Router.gasConstants;
+  const key = `${router.majorVersion}.${router.minorVersion}.${router.routerType}`;
+  let c = constantsByVersion.get(key);
+  if (c === undefined) {
+    c = resolveConstants(router);
+    constantsByVersion.set(key, c);
   }
+  return c;
+}
+
+function resolveConstants(router: RouterRecord): SwapConstants {
+  const fallback =
+    router.majorVersion === 1 ? { majorVersion: 1, minorVersion: 0 } : { majorVersion: 2, minorVersion: 2 };
+  if (router.minorVersion !== null && router.routerType !== null) {
+    try {
+      const info = {
+        majorVersion: router.majorVersion,
+        minorVersion: router.minorVersion,
+        routerType: router.routerType,
+      };
+      return dexFactory(info).Router.gasConstants;
+    } catch {
+      // not known to this SDK: the fallback below
+    }
+  }
+  return dexFactory({ ...fallback, routerType: "ConstantProduct" }).Router.gasConstants;
 }
 
 export function swapGas(

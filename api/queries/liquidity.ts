@@ -12,8 +12,8 @@ import { toRawAddress } from "../../schemas/api/wire.ts";
 import type { ApiDeps } from "../deps.ts";
 import { BadRequestError, NotFoundError, UnprocessableError } from "../errors.ts";
 import { TON_RAW } from "../mappers/common.ts";
-import type { RawAddress, RouterRecord } from "../read-model.ts";
-import { currentState, findPool } from "./pool-state.ts";
+import { isKnownPool, type RawAddress, type RouterRecord } from "../read-model.ts";
+import { currentState, findPool, poolStateUnknown } from "./pool-state.ts";
 import { type ProvisionInput, simulateProvision } from "./simulate-liquidity.ts";
 
 type Target = Pick<ProvisionInput, "router" | "poolAddress" | "token0" | "token1" | "state">;
@@ -32,9 +32,17 @@ async function chainOr404<T>(field: string, f: () => Promise<T>): Promise<T> {
 
 /** Routers that create new pools: constant-product only (other types need parameters the request lacks). */
 function creationRouter(routers: readonly RouterRecord[]): RouterRecord | null {
-  const open = routers.filter((r) => r.poolCreationEnabled && r.routerType === "ConstantProduct");
-  open.sort((a, b) => b.majorVersion - a.majorVersion || b.minorVersion - a.minorVersion);
+  const open = routers.filter((r) => r.poolCreationEnabled === true && r.routerType === "ConstantProduct");
+  open.sort((a, b) => b.majorVersion - a.majorVersion || (b.minorVersion ?? 0) - (a.minorVersion ?? 0));
   return open[0] ?? null;
+}
+
+/** The router's pTON wallet, where TON is sent; a 422 while no TON operation of the router revealed it. */
+function ptonWalletOf(router: RouterRecord, field: string): RawAddress {
+  if (router.ptonWallet !== null) return router.ptonWallet;
+  throw new UnprocessableError("pton_unknown", "the router's pTON wallet is not known", [
+    { field, message: "no TON operation of the router indexed yet" },
+  ]);
 }
 
 /** Pool order (contracts.md §1.2): the router wallet whose address cell has the larger hash is token0. */
@@ -49,14 +57,15 @@ async function initialTarget(deps: ApiDeps, q: LiquiditySimulateQuery): Promise<
   const routerAddress = Address.parseRaw(router.address);
   const walletOf = (asset: RawAddress, field: string) =>
     asset === TON_RAW
-      ? Promise.resolve(Address.parseRaw(router.ptonWallet))
+      ? Promise.resolve(Address.parseRaw(ptonWalletOf(router, field)))
       : chainOr404(field, () => deps.chain.getJettonWalletAddress(Address.parseRaw(asset), routerAddress));
   const [wa, wb] = [await walletOf(q.token_a, "token_a"), await walletOf(q.token_b, "token_b")];
   const poolAddress = toRawAddress(
     await chainOr404("token_a", () => deps.chain.getPoolAddress(routerAddress, wa, wb)),
   );
   const existing = await deps.data.getPool(poolAddress);
-  if (existing !== null && existing.state.lpSupply > 0n) {
+  if (existing !== null && existing.state === null) throw poolStateUnknown(existing);
+  if (existing !== null && existing.state !== null && existing.state.lpSupply > 0n) {
     throw new UnprocessableError("pool_exists", "the pool already exists; use Balanced or Arbitrary");
   }
   const aFirst = isToken0(wa, wb);
@@ -75,12 +84,13 @@ async function existingTarget(deps: ApiDeps, q: LiquiditySimulateQuery): Promise
   if (q.pool_address === undefined) throw missing("pool_address");
   const pool = await findPool(deps, q.pool_address);
   if (pool === null) throw new NotFoundError("pool", [{ field: "pool_address", message: "unknown pool" }]);
+  if (!isKnownPool(pool)) throw poolStateUnknown(pool);
   const tokens = [pool.token0, pool.token1];
   if (!tokens.includes(q.token_a)) throw new BadRequestError("token_a", "not an asset of the pool");
   if (!tokens.includes(q.token_b)) throw new BadRequestError("token_b", "not an asset of the pool");
   const router = await deps.data.getRouter(pool.router);
   if (router === null) throw new NotFoundError("router of the pool");
-  const state = await currentState(deps, pool);
+  const state = (await currentState(deps, pool)) ?? pool.state;
   return { router, poolAddress: pool.address, token0: pool.token0, token1: pool.token1, state };
 }
 

@@ -1,18 +1,22 @@
 /**
  * Where a pool's state comes from, freshest first: the hot cache (updated by the processors between
  * store batches), then the store's latest `pool_states` row, then — for a pool the store does not know
- * yet — the pool contract's own get-methods via ChainState.
+ * yet — the pool contract's own get-methods via ChainState. Without chain access (a replay) there is no
+ * third source: a pool the store has is answered with what it knows (null state when unknown), any other
+ * address is unknown (404), never "retry later" (503 is for a configured service that is down).
  */
 import { Address } from "@ton/core";
-import { type PoolState, type PoolType, poolState } from "../../dex/amm/index.ts";
+import { dexVersionOf, type PoolState, type PoolType, poolState } from "../../dex/amm/index.ts";
 import { ChainStateError, type V1PoolData, type V2PoolData } from "../../dex/chain-state.ts";
+import { ChainUnavailableError } from "../../dex/chain-state-unavailable.ts";
 import { toRawAddress } from "../../schemas/api/wire.ts";
 import type { ApiDeps } from "../deps.ts";
-import { TON_RAW } from "../mappers/common.ts";
+import { UnprocessableError } from "../errors.ts";
+import { friendly, TON_RAW } from "../mappers/common.ts";
 import type { PoolRecord, RawAddress, RouterRecord } from "../read-model.ts";
 
-/** The state to compute on: the cache's when it has one (a cache outage only costs freshness). */
-export async function currentState(deps: ApiDeps, pool: PoolRecord): Promise<PoolState> {
+/** The state to compute on: the cache's when it has one (a cache outage only costs freshness); null: unknown. */
+export async function currentState(deps: ApiDeps, pool: PoolRecord): Promise<PoolState | null> {
   if (deps.cache === undefined) return pool.state;
   try {
     return (await deps.cache.getPoolState(pool.address)) ?? pool.state;
@@ -27,11 +31,12 @@ export async function findPool(deps: ApiDeps, address: RawAddress): Promise<Pool
   return (await deps.data.getPool(address)) ?? (await poolFromChain(deps, address));
 }
 
+/** A chain read, or null when the chain says there is nothing there or no chain access is configured. */
 async function orNull<T>(f: () => Promise<T | null>): Promise<T | null> {
   try {
     return await f();
   } catch (e) {
-    if (e instanceof ChainStateError) return null;
+    if (e instanceof ChainStateError || e instanceof ChainUnavailableError) return null;
     throw e;
   }
 }
@@ -112,6 +117,7 @@ export async function poolFromChain(deps: ApiDeps, address: RawAddress): Promise
   return {
     address,
     router: router.address,
+    dex: dexVersionOf(state.type),
     token0,
     token1,
     token0Wallet: toRawAddress(data.token0Wallet),
@@ -121,4 +127,13 @@ export async function poolFromChain(deps: ApiDeps, address: RawAddress): Promise
     protocolFeeAddress: data.protocolFeeAddress ? toRawAddress(data.protocolFeeAddress) : null,
     deprecated: false,
   };
+}
+
+/** A pool the store names but whose reserves (or router, tokens) it does not know: nothing to compute on. */
+export function poolStateUnknown(pool: PoolRecord): UnprocessableError {
+  return new UnprocessableError(
+    "pool_state_unknown",
+    "the pool's state is not known: it cannot be simulated",
+    [{ field: "pool_address", message: `${friendly(pool.address)}: reserves not known (no chain access)` }],
+  );
 }

@@ -16,6 +16,9 @@ import { mentions } from "./condition.ts";
 import { currentState, findPool } from "./pool-state.ts";
 import { poolAllowed } from "./reference.ts";
 
+/** The pool's token addresses that are known (a token is null until its master is). */
+const tokensOf = (p: PoolRecord): RawAddress[] => [p.token0, p.token1].filter((a) => a !== null);
+
 /** A pool plus, on wallet endpoints, the wallet's position in it. */
 export type PoolView = { pool: PoolRecord; position?: LpPositionRecord };
 
@@ -30,6 +33,7 @@ export async function listPools(deps: ApiDeps, dexV2?: boolean): Promise<PoolRec
   return (await deps.data.listPools()).filter((p) => poolAllowed(p, dexV2));
 }
 
+/** A pool the store (or the chain, when configured) knows, with its freshest state; null fields: unknown. */
 export async function getPool(deps: ApiDeps, address: RawAddress): Promise<PoolRecord> {
   const pool = await findPool(deps, address);
   if (pool === null) throw new NotFoundError("pool", [{ field: "address", message: "unknown pool" }]);
@@ -73,12 +77,11 @@ export async function queryPools(deps: ApiDeps, q: CatalogQueryInput): Promise<P
       for (const position of positions) {
         const pool = allPools.get(position.pool);
         if (pool === undefined || position.lpBalance <= 0n) continue;
-        tag(pool.token0, HAS_LIQUIDITY);
-        tag(pool.token1, HAS_LIQUIDITY);
+        for (const a of tokensOf(pool)) tag(a, HAS_LIQUIDITY);
       }
     }
     if (mentions(condition, HAS_BALANCE)) {
-      const traded = [...new Set(pools.flatMap((p) => [p.token0, p.token1]))].flatMap((a) => {
+      const traded = [...new Set(pools.flatMap(tokensOf))].flatMap((a) => {
         const asset = byAddress.get(a);
         return asset === undefined ? [] : [asset];
       });
@@ -89,13 +92,14 @@ export async function queryPools(deps: ApiDeps, q: CatalogQueryInput): Promise<P
   }
   const unconditional = new Set(q.unconditional);
   const candidates = pools.map((p): Candidate<PoolRecord> => {
-    const pair = [byAddress.get(p.token0), byAddress.get(p.token1)];
+    const tokens = tokensOf(p);
+    const pair = tokens.map((a) => byAddress.get(a));
     const tags = new Set(pair.flatMap((a) => (a ? [...assetTags(a)] : [])));
-    for (const a of [p.token0, p.token1]) for (const t of walletTags.get(a) ?? []) tags.add(t);
+    for (const a of tokens) for (const t of walletTags.get(a) ?? []) tags.add(t);
     if (p.deprecated) tags.add("deprecated");
     return {
       item: p,
-      addresses: [p.address, p.token0, p.token1],
+      addresses: [p.address, ...tokens],
       names: pair.flatMap((a) => (a ? [a.symbol ?? "", a.displayName ?? ""] : [])),
       tags,
       sortValues: {
@@ -104,7 +108,7 @@ export async function queryPools(deps: ApiDeps, q: CatalogQueryInput): Promise<P
         volume_24h_usd: num(p.stats?.volume24hUsd),
         apy_1d: num(p.stats?.apy1d),
       },
-      unconditional: unconditional.has(p.token0) || unconditional.has(p.token1),
+      unconditional: tokens.some((a) => unconditional.has(a)),
     };
   });
   return Promise.all(

@@ -1,6 +1,5 @@
 /** Routers, markets and jetton wallet addresses (api.md §5.1, §5.2, §5.6). */
 import { Address } from "@ton/core";
-import { dexVersionOf } from "../../dex/amm/index.ts";
 import { ChainStateError } from "../../dex/chain-state.ts";
 import { toRawAddress } from "../../schemas/api/wire.ts";
 import type { ApiDeps } from "../deps.ts";
@@ -11,7 +10,7 @@ import type { PoolRecord, RawAddress, RouterRecord } from "../read-model.ts";
 export const includesV2 = (dexV2: boolean | undefined): boolean => dexV2 !== false;
 
 export const poolAllowed = (p: PoolRecord, dexV2: boolean | undefined): boolean =>
-  includesV2(dexV2) || dexVersionOf(p.state.type) === "v1";
+  includesV2(dexV2) || p.dex === "v1";
 
 export async function listRouters(deps: ApiDeps, dexV2?: boolean): Promise<RouterRecord[]> {
   const routers = await deps.data.listRouters();
@@ -24,13 +23,14 @@ export async function getRouter(deps: ApiDeps, address: RawAddress): Promise<Rou
   return router;
 }
 
-/** Distinct asset pairs that some allowed pool trades, in the pools' stored order. */
+/** Distinct asset pairs that some allowed pool trades, in the pools' stored order (both tokens known). */
 export async function markets(deps: ApiDeps, dexV2?: boolean): Promise<[RawAddress, RawAddress][]> {
   const pools = (await deps.data.listPools()).filter((p) => poolAllowed(p, dexV2));
   const seen = new Map<string, [RawAddress, RawAddress]>();
-  for (const p of pools) {
-    const key = [p.token0, p.token1].sort().join("|");
-    if (!seen.has(key)) seen.set(key, [p.token0, p.token1]);
+  for (const { token0, token1 } of pools) {
+    if (token0 === null || token1 === null) continue;
+    const key = [token0, token1].sort().join("|");
+    if (!seen.has(key)) seen.set(key, [token0, token1]);
   }
   return [...seen.values()];
 }

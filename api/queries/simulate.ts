@@ -36,11 +36,11 @@ import type { SwapSimulationDto } from "../../schemas/api/simulate.ts";
 import type { Fraction } from "../../schemas/api/wire.ts";
 import { dec, friendly, ratioText, TON_RAW } from "../mappers/common.ts";
 import { routerDto } from "../mappers/reference.ts";
-import type { PoolRecord, RawAddress, RouterRecord } from "../read-model.ts";
+import type { KnownPoolRecord, RawAddress, RouterRecord } from "../read-model.ts";
 import { swapGas } from "./gas.ts";
 
 export type SwapInput = {
-  pool: PoolRecord;
+  pool: KnownPoolRecord;
   state: PoolState;
   router: RouterRecord;
   offer: RawAddress;
@@ -68,7 +68,7 @@ const DIGITS = 18;
 const DEFAULT_V2_REFERRAL_BPS = 10n;
 const MIN_RECOMMENDED: Ratio = ratio(1n, 1000n);
 
-export const directionOf = (pool: PoolRecord, offer: RawAddress): Direction =>
+export const directionOf = (pool: KnownPoolRecord, offer: RawAddress): Direction =>
   offer === pool.token0 ? "0to1" : "1to0";
 
 /** floor(amount · (1 − f)) */

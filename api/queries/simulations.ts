@@ -2,22 +2,29 @@
  * The I/O around the pure simulations: choose and load pools, routers and decimals, then call
  * ./simulate.ts. Without `pool_address` every pool of the pair whose DEX version is allowed (`dex_v2`,
  * `dex_version`) is simulated and the best one wins: the largest `ask_units` for a swap, the smallest
- * `offer_units` for a reverse swap (ties keep the store's order).
+ * `offer_units` for a reverse swap (ties keep the store's order). A pool whose state is not known (active
+ * before the first transaction indexed, no chain access) is never quoted: a 422 naming it, never a quote
+ * computed from reserves the service does not have.
  */
-import { dexVersionOf } from "../../dex/amm/index.ts";
 import type { SwapSimulateQuery, SwapSimulationDto } from "../../schemas/api/simulate.ts";
 import type { ApiDeps } from "../deps.ts";
 import { BadRequestError, NotFoundError, UnprocessableError } from "../errors.ts";
 import { friendly } from "../mappers/common.ts";
-import type { PoolRecord, RawAddress, RouterRecord } from "../read-model.ts";
-import { currentState, findPool } from "./pool-state.ts";
+import {
+  isKnownPool,
+  type KnownPoolRecord,
+  type PoolRecord,
+  type RawAddress,
+  type RouterRecord,
+} from "../read-model.ts";
+import { currentState, findPool, poolStateUnknown } from "./pool-state.ts";
 import { includesV2 } from "./reference.ts";
 import { quoteReverseSwap, quoteSwap, type SwapInput, type SwapQuote } from "./simulate.ts";
 
 export type Mode = "swap" | "reverse";
 
 function versionAllowed(pool: PoolRecord, q: SwapSimulateQuery): boolean {
-  const major = dexVersionOf(pool.state.type) === "v1" ? 1 : 2;
+  const major = pool.dex === "v1" ? 1 : 2;
   if (major === 2 && !includesV2(q.dex_v2)) return false;
   return q.dex_version === undefined || q.dex_version.length === 0 || q.dex_version.includes(major);
 }
@@ -34,6 +41,7 @@ async function candidatePools(deps: ApiDeps, q: SwapSimulateQuery): Promise<Pool
     }
     if (!versionAllowed(pool, q))
       throw new BadRequestError("pool_address", "excluded by dex_v2 / dex_version");
+    if (!isKnownPool(pool)) throw poolStateUnknown(pool);
     return [pool];
   }
   const pools = (await deps.data.getPoolsByAssets(q.offer_address, q.ask_address)).filter((p) =>
@@ -76,21 +84,25 @@ export async function simulateSwapRequest(
   if (q.referral_fee_bps !== undefined && q.referral_address === undefined) {
     throw new BadRequestError("referral_fee_bps", "requires referral_address: the fee is paid to a referrer");
   }
-  const pools = await candidatePools(deps, q);
+  const candidates = await candidatePools(deps, q);
+  const pools = candidates.filter(isKnownPool);
   const [assets, routers] = await Promise.all([
     deps.data.getAssets([q.offer_address, q.ask_address]),
     Promise.all([...new Set(pools.map((p) => p.router))].map((r) => deps.data.getRouter(r))),
   ]);
   const routerOf = new Map(routers.flatMap((r): [RawAddress, RouterRecord][] => (r ? [[r.address, r]] : [])));
   const decimals = new Map(assets.map((a) => [a.address, a.decimals ?? undefined]));
-  const quotes: { pool: PoolRecord; quote: SwapQuote & { ok: true } }[] = [];
-  const refusals: { pool: string; reason: string }[] = [];
+  const quotes: { pool: KnownPoolRecord; quote: SwapQuote & { ok: true } }[] = [];
+  const refusals: { pool: string; reason: string }[] = candidates
+    .filter((p) => !isKnownPool(p))
+    .map((p) => ({ pool: friendly(p.address), reason: "the pool's state is not known" }));
   for (const pool of pools) {
     const router = routerOf.get(pool.router);
-    if (router === undefined) continue;
+    const state = await currentState(deps, pool);
+    if (router === undefined || state === null) continue;
     const input: SwapInput = {
       pool,
-      state: await currentState(deps, pool),
+      state,
       router,
       offer: q.offer_address,
       ask: q.ask_address,

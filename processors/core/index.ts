@@ -6,7 +6,8 @@
  *            ├─ pool txs ──► PoolTracker (lt order) ───► pool_states, pools
  *            └─ TraceWindow ─► classify ─► released ops ► swaps, swap_routes, liquidity, referral_fees,
  *                           └─ evicted blocks ─────────► blocks           vault_withdrawals, unknown_messages
- *                                                      ► assets, routers (first sight, via lookups)
+ *                                                      ► assets, routers, pools (every one an
+ *                                                        operation names; lookups fill in the rest)
  *
  * It keeps state between batches (the window, the pool tracker, what it learned about assets), but no
  * I/O of its own: immutable chain facts it cannot see in the transactions (a router wallet's jetton,
@@ -73,6 +74,8 @@ export class ProcessorCore {
   readonly #lookups: CoreLookups;
   readonly #assets: AssetLearner;
   readonly #poolTypes = new Map<string, PoolType>();
+  /** The v2 pool types the chain stated (`#poolTypes` also holds layout guesses, which rows never show). */
+  readonly #chainPoolTypes = new Map<string, PoolType>();
   /** The window re-classifies its transactions every step; their messages are decoded once (memo.ts). */
   readonly #memo = createClassifyMemo();
 
@@ -96,7 +99,7 @@ export class ProcessorCore {
 
   /** After a restart: the pool and router rows already stored, so they are refreshed, not re-created. */
   restore(rows: { pools: readonly PoolRow[]; routers: readonly RouterRow[] }): void {
-    for (const p of rows.pools) this.#pools.set(p.pool, p);
+    for (const p of rows.pools) this.#store(p);
     for (const r of rows.routers) this.#routers.set(r.address, r);
   }
 
@@ -132,7 +135,7 @@ export class ProcessorCore {
     });
     const known = await this.#assets.rows(ops);
     const routers = await this.#routerRows(ops);
-    const poolRows = this.#poolRows(pools.pools);
+    const poolRows = this.#poolRows([...pools.pools, ...opPoolRows(ops)]);
     const tx = transactionsRows(txs);
     return {
       rows: {
@@ -156,7 +159,9 @@ export class ProcessorCore {
       if (this.#tracker.get(tx.account) !== undefined) continue;
       const kind = this.#kindOf(tx.in_msg);
       if (!V2_POOL_KINDS.test(kind)) continue;
-      const type = (await this.#lookups.poolType(tx.account)) ?? layoutGuess(tx.in_msg.init_boc);
+      const stated = await this.#lookups.poolType(tx.account);
+      if (stated !== undefined) this.#chainPoolTypes.set(tx.account, stated);
+      const type = stated ?? layoutGuess(tx.in_msg.init_boc);
       if (type !== undefined) this.#poolTypes.set(tx.account, type);
     }
   }
@@ -178,8 +183,12 @@ export class ProcessorCore {
   }
 
   /** Router rows as last written: refreshed (version + 1) when their pTON becomes known. */
-  readonly #routers = new Map<string, RouterRow | null>();
+  readonly #routers = new Map<string, RouterRow>();
 
+  /**
+   * Every router an operation names gets a row: the lookup's (the chain's get-methods) when it answers,
+   * else what the operations say (its DEX generation) with null for the rest.
+   */
   async #routerRows(ops: readonly Operation[]): Promise<RouterRow[]> {
     const out = new Map<string, RouterRow>();
     for (const op of ops) {
@@ -187,12 +196,12 @@ export class ProcessorCore {
       let row = this.#routers.get(op.router);
       if (row === undefined) {
         const info = await this.#lookups.router(op.router, op.dex);
-        row = info === null ? null : { address: op.router, ...info, version: 1n };
+        row = { address: op.router, ...(info ?? routerOfOps(op.dex)), version: 1n };
         this.#routers.set(op.router, row);
-        if (row !== null) out.set(row.address, row);
+        out.set(row.address, row);
       }
       const ton = assetsOf(op).find((a) => a.kind === "ton" && a.master !== null && a.router_wallet !== null);
-      if (row !== null && ton !== undefined && row.pton_master === null) {
+      if (ton !== undefined && row.pton_master === null) {
         row = { ...row, pton_master: ton.master, pton_wallet: ton.router_wallet, version: row.version + 1n };
         this.#routers.set(op.router, row);
         out.set(row.address, row);
@@ -201,24 +210,104 @@ export class ProcessorCore {
     return [...out.values()];
   }
 
-  /** Pool rows as last written: refreshed (version + 1) once both token masters are known. */
+  /** Pool rows as last written; rewritten (version + 1) whenever they learn something. */
   readonly #pools = new Map<string, PoolRow>();
 
+  /**
+   * `fresh`: what the tracker and the operations revealed in this batch. Each pool row keeps what it knew
+   * and takes what it did not (immutable facts: router, wallets, curve, deployment), plus the token
+   * masters the asset learner resolved for its wallets.
+   */
   #poolRows(fresh: readonly PoolRow[]): PoolRow[] {
+    for (const p of fresh) {
+      const old = this.#pools.get(p.pool);
+      this.#pools.set(p.pool, old === undefined ? p : mergePoolRow(old, p));
+    }
     const out: PoolRow[] = [];
-    for (const p of fresh) this.#pools.set(p.pool, p);
     for (const [pool, row] of this.#pools) {
       const masters = this.#assets.poolMasters(row);
-      const isNew = fresh.includes(row);
-      const learned =
-        masters.token0_master !== row.token0_master || masters.token1_master !== row.token1_master;
-      if (!isNew && !learned) continue;
-      const next = learned ? { ...row, ...masters, version: isNew ? row.version : row.version + 1n } : row;
-      this.#pools.set(pool, next);
-      out.push(next);
+      const chainType = row.pool_type === null ? this.#chainPoolTypes.get(pool) : undefined;
+      const next = { ...row, ...masters, ...(chainType === undefined ? {} : { pool_type: chainType }) };
+      const written = this.#written.get(pool);
+      if (written !== undefined && samePoolRow(written, next)) continue;
+      const fact = written === undefined ? next : { ...next, version: written.version + 1n };
+      this.#store(fact);
+      out.push(fact);
     }
     return out;
   }
+
+  /** The pool rows as the store has them (restored, or written by this core). */
+  readonly #written = new Map<string, PoolRow>();
+
+  #store(row: PoolRow): void {
+    this.#pools.set(row.pool, row);
+    this.#written.set(row.pool, row);
+  }
+}
+
+/** A router row from the operations alone: v1 has a single version and curve; the rest needs the chain. */
+function routerOfOps(dex: "v1" | "v2"): RouterInfo {
+  const v1 = dex === "v1";
+  return {
+    dex,
+    pool_type: v1 ? "v1_constant_product" : null,
+    major: v1 ? 1 : 2,
+    minor: v1 ? 0 : null,
+    development: null,
+    pton_master: null,
+    pton_wallet: null,
+    is_locked: null,
+    admin: null,
+  };
+}
+
+/**
+ * The pools the operations name, with what they say of them: the DEX generation and the router. Which
+ * asset is token0 is not in an operation (the tracker reads it from the pool's own messages).
+ */
+function opPoolRows(ops: readonly Operation[]): PoolRow[] {
+  const out: PoolRow[] = [];
+  for (const op of ops) {
+    if (!("pool" in op) || op.pool === null || !("dex" in op)) continue;
+    const router = "router" in op ? op.router : null;
+    out.push({
+      pool: op.pool,
+      router,
+      dex: op.dex,
+      pool_type: op.dex === "v1" ? "v1_constant_product" : null,
+      token0_wallet: null,
+      token1_wallet: null,
+      token0_master: null,
+      token1_master: null,
+      created_lt: null,
+      created_utime: null,
+      version: op.lt,
+    });
+  }
+  return out;
+}
+
+const POOL_FACTS = [
+  "router",
+  "pool_type",
+  "token0_wallet",
+  "token1_wallet",
+  "token0_master",
+  "token1_master",
+  "created_lt",
+  "created_utime",
+] as const;
+
+/** What `old` knew, completed by `add` (known facts never change, so a known value is kept). */
+function mergePoolRow(old: PoolRow, add: PoolRow): PoolRow {
+  const merged: PoolRow = { ...old };
+  for (const k of POOL_FACTS) (merged as Record<string, unknown>)[k] = old[k] ?? add[k];
+  return merged;
+}
+
+function samePoolRow(a: PoolRow, b: PoolRow): boolean {
+  return a.dex === b.dex && POOL_FACTS.every((k) => a[k] === b[k]);
 }
 
 /**

@@ -2,17 +2,23 @@
  * First sight of a pool: its initial state from the StateInit on the router → pool message that deploys
  * it (v1: `provide_lp`, contracts.md §2.5; v2: every router → pool message, §3.2, §3.6). The StateInit is
  * only the pool's state when this transaction deployed the account: it must hash to the account
- * (§2.2, §3.2), and when the source gives the whole transaction, the account must not have been active
- * before it. Without that BOC the init is taken as the deployment; a wrong guess (a pool already
- * trading) fails the first out-message check and is reported as a mismatch.
+ * (§2.2, §3.2), and the account must not have existed with code before it. The source says so with the
+ * record's `orig_status` or the whole transaction BOC (its `orig_status`): `uninit` / `nonexist` is a
+ * deployment, `active` / `frozen` is not (a v2 router attaches the StateInit to every message, so an
+ * active pool receives it again and again). When neither says, the init is taken as the deployment; a wrong
+ * guess (a pool already trading) fails the first out-message check and is reported as a mismatch.
+ *
+ * A pool that was active before the tracker saw it has an unknown state, but not an unknown identity: its
+ * router and token wallets are immutable and read from what it really is or sends (`poolIdentity`).
  */
 import { type Cell, contractAddress, loadStateInit, loadTransaction, type StateInit } from "@ton/core";
 import type { PoolType } from "../../dex/amm/index.ts";
 import type { KnownBody } from "../../dex/codecs/index.ts";
-import { STONFI_V1_OP, STONFI_V2_OP } from "../../dex/codecs/index.ts";
+import { decodeBody, STONFI_V1_OP, STONFI_V2_OP } from "../../dex/codecs/index.ts";
 import { type PoolData, PoolDataError, parsePoolData, v2LayoutsOf } from "../../dex/pool-data.ts";
-import type { RawTransaction } from "../../schemas/raw-transaction.ts";
-import { cellOf, raw, type TrackedPool } from "./pool-types.ts";
+import { ACCOUNT_STATUS_NAME } from "../../schemas/from-ton-core.ts";
+import type { AccountStatus, RawMessage, RawTransaction } from "../../schemas/raw-transaction.ts";
+import { type BodyCellOf, cellOf, raw, type TrackedPool } from "./pool-types.ts";
 
 /** Caller-provided pool type of a v2 pool (ChainState `get_pool_type`, or the routers table). */
 export type PoolTypeLookup = (pool: string) => PoolType | undefined;
@@ -69,15 +75,25 @@ export type FirstSight = { kind: "pool"; pool: TrackedPool } | { kind: "unknown"
 
 const unknown = (reason: string): FirstSight => ({ kind: "unknown", reason });
 
-/** The account's status before `tx`, when the source recorded the whole transaction. */
-function oldStatus(tx: RawTransaction): string | null {
+/** The account's status before `tx`: the record's `orig_status`, else the whole transaction BOC's; null when neither says. */
+export function statusBefore(tx: RawTransaction): AccountStatus | null {
+  if (tx.orig_status !== undefined) return tx.orig_status;
   const cell = tx.boc === undefined ? null : cellOf(tx.boc);
   if (cell === null) return null;
   try {
-    return loadTransaction(cell.beginParse()).oldStatus;
+    return ACCOUNT_STATUS_NAME[loadTransaction(cell.beginParse()).oldStatus];
   } catch {
     return null;
   }
+}
+
+/**
+ * Whether `tx` deployed its account (it had no code before: `uninit` or `nonexist`); null when the source
+ * does not say. A StateInit on a message to an `active` or `frozen` account is never a deployment.
+ */
+export function deployedBy(tx: RawTransaction): boolean | null {
+  const before = statusBefore(tx);
+  return before === null ? null : before === "uninit" || before === "nonexist";
 }
 
 type TypeOrReason = { type: PoolType } | { reason: string };
@@ -118,16 +134,28 @@ function readInit(boc: string): StateInit | null {
   }
 }
 
+/** The data of the inbound StateInit of `tx` when it is the account's own (it hashes to the address). */
+function ownInitData(tx: RawTransaction): { data: Cell } | { reason: string } {
+  const initBoc = tx.in_msg?.init_boc;
+  if (initBoc === undefined) return { reason: "no known state and no StateInit on the message" };
+  const init = readInit(initBoc);
+  if (init === null) return { reason: "StateInit does not parse" };
+  if (init.data == null) return { reason: "StateInit without data" };
+  const wc = Number(tx.account.slice(0, tx.account.indexOf(":")));
+  if (raw(contractAddress(wc, init)) !== tx.account)
+    return { reason: "StateInit does not hash to the account" };
+  return { data: init.data };
+}
+
 /** Reads the pool's initial state from the inbound StateInit of `tx` (the caller checked the op). */
 export function firstSight(tx: RawTransaction, dex: "v1" | "v2", lookup: PoolTypeLookup): FirstSight {
-  const initBoc = tx.in_msg?.init_boc;
-  if (initBoc === undefined) return unknown("no known state and no StateInit on the message");
-  const init = readInit(initBoc);
-  if (init === null) return unknown("StateInit does not parse");
-  if (init.data == null) return unknown("StateInit without data");
-  if (raw(contractAddress(0, init)) !== tx.account) return unknown("StateInit does not hash to the account");
-  const before = oldStatus(tx);
-  if (before === "active") return unknown("pool was deployed before the tracker saw it");
+  if (deployedBy(tx) === false) {
+    return unknown(
+      `the account was ${statusBefore(tx)} before the first transaction seen: its state is not known`,
+    );
+  }
+  const init = ownInitData(tx);
+  if ("reason" in init) return unknown(init.reason);
   const t = typeOf(init.data, dex, tx.account, lookup);
   if ("reason" in t) return unknown(t.reason);
   try {
@@ -137,4 +165,88 @@ export function firstSight(tx: RawTransaction, dex: "v1" | "v2", lookup: PoolTyp
     if (e instanceof PoolDataError) return unknown(e.message);
     throw e;
   }
+}
+
+/**
+ * What a pool is, whatever its state: its router, its two router wallets (stored order) and its curve.
+ * Immutable facts, so they hold for a pool whose reserves are unknown. null: not revealed (yet).
+ */
+export type PoolIdentity = {
+  router: string | null;
+  token0Wallet: string | null;
+  token1Wallet: string | null;
+  type: PoolType | null;
+};
+
+export const NO_IDENTITY: PoolIdentity = { router: null, token0Wallet: null, token1Wallet: null, type: null };
+
+/** Field by field: what `a` knows, else what `b` knows. */
+export function mergeIdentity(a: PoolIdentity, b: PoolIdentity): PoolIdentity {
+  return {
+    router: a.router ?? b.router,
+    token0Wallet: a.token0Wallet ?? b.token0Wallet,
+    token1Wallet: a.token1Wallet ?? b.token1Wallet,
+    type: a.type ?? b.type,
+  };
+}
+
+export const sameIdentity = (a: PoolIdentity, b: PoolIdentity): boolean =>
+  a.router === b.router &&
+  a.token0Wallet === b.token0Wallet &&
+  a.token1Wallet === b.token1Wallet &&
+  a.type === b.type;
+
+/**
+ * The identity a pool's own data cell states (a StateInit that hashes to the account holds its initial
+ * data: router and wallets never change). The curve only when certain: v1 has one; a v2 layout shared by
+ * two types (constant_product and constant_sum) leaves it null.
+ */
+function identityOfData(data: Cell, dex: "v1" | "v2"): PoolIdentity {
+  const layouts: PoolType[] = dex === "v1" ? ["v1_constant_product"] : v2LayoutsOf(data);
+  const first = layouts[0];
+  if (first === undefined) return NO_IDENTITY;
+  try {
+    const d = parsePoolData(data, first);
+    const type = layouts.length === 1 ? first : null;
+    return {
+      router: raw(d.router),
+      token0Wallet: raw(d.token0Wallet),
+      token1Wallet: raw(d.token1Wallet),
+      type,
+    };
+  } catch (e) {
+    if (e instanceof PoolDataError) return NO_IDENTITY;
+    throw e;
+  }
+}
+
+/** Out ops that name the pool's router (their destination) and its two wallets (in the body, §2.6, §3.6, §3.8). */
+const NAMING_OPS: ReadonlySet<number> = new Set([
+  STONFI_V1_OP.pay_to,
+  STONFI_V2_OP.pay_to,
+  STONFI_V2_OP.pay_vault,
+]);
+
+function identityOfOuts(outs: readonly RawMessage[], dex: "v1" | "v2", bodyCell: BodyCellOf): PoolIdentity {
+  for (const m of outs) {
+    if (m.opcode === null || !NAMING_OPS.has(m.opcode) || m.destination === null) continue;
+    const cell = bodyCell(m);
+    if (cell === null) continue;
+    const b = decodeBody(cell, { dex });
+    if (b.kind !== "stonfi.v1.pay_to" && b.kind !== "stonfi.v2.pay_to" && b.kind !== "stonfi.v2.pay_vault")
+      continue;
+    return { router: m.destination, token0Wallet: raw(b.token0), token1Wallet: raw(b.token1), type: null };
+  }
+  return NO_IDENTITY;
+}
+
+/**
+ * What one committed transaction of a pool (not necessarily its deployment) reveals of its identity: the
+ * account's own StateInit data, and the `pay_to` / `pay_vault` it sends its router. v1 has one curve.
+ */
+export function poolIdentity(tx: RawTransaction, dex: "v1" | "v2", bodyCell: BodyCellOf): PoolIdentity {
+  const init = ownInitData(tx);
+  const fromInit = "data" in init ? identityOfData(init.data, dex) : NO_IDENTITY;
+  const known = mergeIdentity(fromInit, identityOfOuts(tx.out_msgs, dex, bodyCell));
+  return dex === "v1" ? { ...known, type: "v1_constant_product" } : known;
 }

@@ -5,6 +5,7 @@
 import { dexVersionOf, type PoolState } from "../../dex/amm/index.ts";
 import type { PoolRow, PoolStateRow } from "../../schemas/facts.ts";
 import type { RawTransaction } from "../../schemas/raw-transaction.ts";
+import type { PoolIdentity } from "./pool-init.ts";
 import type { TrackedPool } from "./pool-types.ts";
 
 const STATE_KEYS: readonly (keyof PoolState)[] = [
@@ -51,22 +52,47 @@ export function stateRow(p: TrackedPool, tx: RawTransaction): PoolStateRow {
   };
 }
 
-/** First sight; the jetton masters are resolved elsewhere (null until known). */
+/** First sight at the deployment; the jetton masters are resolved elsewhere (null until known). */
 export function poolRow(p: TrackedPool, tx: RawTransaction): PoolRow {
   const lt = BigInt(tx.lt);
   return {
     pool: p.pool,
-    router: p.router ?? "",
+    router: p.router,
     dex: dexVersionOf(p.state.type),
     pool_type: p.state.type,
-    token0_wallet: p.token0Wallet ?? "",
-    token1_wallet: p.token1Wallet ?? "",
+    token0_wallet: p.token0Wallet,
+    token1_wallet: p.token1Wallet,
     token0_master: null,
     token1_master: null,
     created_lt: lt,
     created_utime: tx.now,
     // a later writer that knows the masters uses a higher version and wins
     version: lt,
+  };
+}
+
+/**
+ * A pool whose state is unknown (active before the first transaction seen): what it revealed of itself,
+ * null for the rest; `created_*` stay null (this transaction did not create it).
+ */
+export function unknownStatePoolRow(
+  pool: string,
+  dex: "v1" | "v2",
+  id: PoolIdentity,
+  tx: RawTransaction,
+): PoolRow {
+  return {
+    pool,
+    router: id.router,
+    dex,
+    pool_type: id.type,
+    token0_wallet: id.token0Wallet,
+    token1_wallet: id.token1Wallet,
+    token0_master: null,
+    token1_master: null,
+    created_lt: null,
+    created_utime: null,
+    version: BigInt(tx.lt),
   };
 }
 

@@ -4,7 +4,9 @@
  * (reserves, LP supply, fees, collected protocol fees, lock, curve parameters):
  *
  * 1. First sight: the initial state from the deploying StateInit (./pool-init.ts); a pool with neither a
- *    known state nor a usable StateInit is `unknown` and skipped until `resync`.
+ *    known state nor a usable StateInit (e.g. already active before the first transaction seen) is
+ *    `unknown` and skipped until `resync`: never a mismatch, never a guess. Its identity (router, token
+ *    wallets) is still read from its transactions and written as a `pools` row with null for the rest.
  * 2. Each committed transaction is mapped to the contract model (./pool-v1.ts, ./pool-v2.ts, math from
  *    dex/amm), and the model's predicted out messages are CHECKED against what the pool really sent
  *    (./pool-check.ts). Equal → commit. Different → a `mismatch` report and the pool waits for `resync`:
@@ -12,15 +14,25 @@
  * 3. Failed transactions (aborted, compute or action failure) and bounced messages change nothing: the
  *    contracts save state only on success and ignore bounces (contracts.md §3.7, §7; [v1-src] pool.func).
  *
- * Rows: a `pool_states` row only when the state changed (and at first sight), a `pools` row at first sight.
+ * Rows: a `pool_states` row only when the state changed (and at first sight), a `pools` row at first sight
+ * (with `created_*` only for a deployment) and again when an unknown-state pool reveals more of itself.
  */
 import { isAmmInputError, isTvmExit, type PoolState } from "../../dex/amm/index.ts";
 import { type Decoded, decodeBody } from "../../dex/codecs/index.ts";
 import type { PoolRow, PoolStateRow } from "../../schemas/facts.ts";
 import type { RawTransaction } from "../../schemas/raw-transaction.ts";
 import { actualOutMsgs, renderOutMsgs, sameOutMsgs } from "./pool-check.ts";
-import { firstSight, POOL_ONLY_OPS, type PoolTypeLookup, poolOnlyDex } from "./pool-init.ts";
-import { poolRow, samePoolState, stateRow, trackedFromRows } from "./pool-rows.ts";
+import {
+  firstSight,
+  mergeIdentity,
+  POOL_ONLY_OPS,
+  type PoolIdentity,
+  type PoolTypeLookup,
+  poolIdentity,
+  poolOnlyDex,
+  sameIdentity,
+} from "./pool-init.ts";
+import { poolRow, samePoolState, stateRow, trackedFromRows, unknownStatePoolRow } from "./pool-rows.ts";
 import {
   type BodyCellOf,
   describe,
@@ -92,9 +104,14 @@ function runModel(p: TrackedPool, tx: RawTransaction, body: Decoded): Step {
   }
 }
 
+/** An unknown-state pool: what it revealed of itself so far. */
+type UnknownPool = { dex: "v1" | "v2"; identity: PoolIdentity };
+
 export class PoolTracker {
   readonly #pools = new Map<string, TrackedPool>();
   readonly #unknown = new Set<string>();
+  /** Identity of the unknown-state pools seen by this tracker (not kept in snapshots: rows hold it). */
+  readonly #identities = new Map<string, UnknownPool>();
 
   /** `poolTypeOf` names the type of a v2 pool (its data cannot tell constant_product from constant_sum). */
   constructor(private readonly poolTypeOf: PoolTypeLookup = () => undefined) {}
@@ -127,6 +144,7 @@ export class PoolTracker {
     const { router, token0Wallet, token1Wallet } = known;
     this.#pools.set(pool, { pool, router, token0Wallet, token1Wallet, state, lt, status: "live" });
     this.#unknown.delete(pool);
+    this.#identities.delete(pool);
   }
 
   snapshot(): PoolTrackerSnapshot {
@@ -138,6 +156,7 @@ export class PoolTracker {
     this.#unknown.clear();
     for (const p of s.pools) this.#pools.set(p.pool, p);
     for (const u of s.unknown) this.#unknown.add(u);
+    this.#identities.clear();
   }
 
   /**
@@ -177,7 +196,7 @@ export class PoolTracker {
   }
 
   #unseen(tx: RawTransaction, cellOf: BodyCellOf): PoolTxResult {
-    if (this.#unknown.has(tx.account)) return { status: "unknown_pool" };
+    if (this.#unknown.has(tx.account)) return this.#stillUnknown(tx, cellOf);
     const m = tx.in_msg;
     if (m === null || m.bounced === true || m.opcode === null || !POOL_ONLY_OPS.has(m.opcode)) {
       return { status: "not_pool" };
@@ -189,8 +208,10 @@ export class PoolTracker {
     const sight = firstSight(tx, dex, this.poolTypeOf);
     if (sight.kind === "unknown") {
       this.#unknown.add(tx.account);
+      const identity = poolIdentity(tx, dex, cellOf);
+      this.#identities.set(tx.account, { dex, identity });
       const report = { kind: "unknown_pool" as const, ...this.#where(tx, body), reason: sight.reason };
-      return { status: "unknown_pool", report };
+      return { status: "unknown_pool", report, pool: unknownStatePoolRow(tx.account, dex, identity, tx) };
     }
     const r = this.#step({ ...sight.pool, lt: BigInt(tx.lt) }, tx, body, cellOf);
     const now = this.#pools.get(tx.account)!;
@@ -198,6 +219,19 @@ export class PoolTracker {
     if (now.status !== "live") return { ...r, pool };
     // a newly seen pool always gets its first state row, even when this message changed nothing
     return { status: "changed", state: r.state ?? stateRow(now, tx), pool };
+  }
+
+  /** A later transaction of an unknown-state pool: no state, but maybe more of its identity (a new row). */
+  #stillUnknown(tx: RawTransaction, cellOf: BodyCellOf): PoolTxResult {
+    const known = this.#identities.get(tx.account);
+    const m = tx.in_msg;
+    if (known === undefined || !committed(tx) || m === null || m.bounced === true)
+      return { status: "unknown_pool" };
+    const { dex, identity } = known;
+    const next = mergeIdentity(identity, poolIdentity(tx, dex, cellOf));
+    if (sameIdentity(next, identity)) return { status: "unknown_pool" };
+    this.#identities.set(tx.account, { dex, identity: next });
+    return { status: "unknown_pool", pool: unknownStatePoolRow(tx.account, dex, next, tx) };
   }
 
   #step(p: TrackedPool, tx: RawTransaction, body: Decoded, cellOf: BodyCellOf): PoolTxResult {

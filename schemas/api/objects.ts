@@ -19,17 +19,20 @@ export const OPERATION_TYPES = [
 ] as const;
 export const PROVISION_TYPES = ["Initial", "Balanced", "Arbitrary"] as const;
 
-/** §4.4 */
+/**
+ * §4.4. The DEX generation (major version) is always known; the rest is null while the service does not know
+ * it (the router's get-methods not read: no chain access; its pTON not seen in a TON operation).
+ */
 export const routerInfo = z
   .object({
     address: addressOut,
     major_version: z.number().int(),
-    minor_version: z.number().int(),
-    router_type: z.string(),
-    pool_creation_enabled: z.boolean(),
-    pton_master_address: addressOut,
-    pton_version: z.string(),
-    pton_wallet_address: addressOut,
+    minor_version: z.number().int().nullable(),
+    router_type: z.string().nullable(),
+    pool_creation_enabled: z.boolean().nullable(),
+    pton_master_address: addressOut.nullable(),
+    pton_version: z.string().nullable(),
+    pton_wallet_address: addressOut.nullable(),
   })
   .strict();
 
@@ -90,24 +93,29 @@ export const assetInfoV2 = z
   })
   .strict();
 
-/** §4.3 — fees are integer basis points as strings; amp/rate/w0 only for the pool types that have them. */
+/**
+ * §4.3 — fees are integer basis points as strings; amp/rate/w0 only for the pool types that have them.
+ * Unknown is null, never "0" (api.md marks these required; a pool whose state the service does not know,
+ * e.g. active before the first transaction indexed and no chain access, has null reserves, fees and LP
+ * supply; router and tokens are null until an operation reveals them).
+ */
 export const poolInfo = z
   .object({
     address: addressOut,
-    router_address: addressOut,
-    token0_address: addressOut,
-    token1_address: addressOut,
-    reserve0: decimalOut,
-    reserve1: decimalOut,
-    lp_total_supply: decimalOut,
+    router_address: addressOut.nullable(),
+    token0_address: addressOut.nullable(),
+    token1_address: addressOut.nullable(),
+    reserve0: decimalOut.nullable(),
+    reserve1: decimalOut.nullable(),
+    lp_total_supply: decimalOut.nullable(),
     lp_total_supply_usd: fractionOut.optional(),
     lp_price_usd: fractionOut.optional(),
-    lp_fee: decimalOut,
-    protocol_fee: decimalOut,
-    ref_fee: decimalOut,
+    lp_fee: decimalOut.nullable(),
+    protocol_fee: decimalOut.nullable(),
+    ref_fee: decimalOut.nullable(),
     protocol_fee_address: addressOut,
-    collected_token0_protocol_fee: decimalOut,
-    collected_token1_protocol_fee: decimalOut,
+    collected_token0_protocol_fee: decimalOut.nullable(),
+    collected_token1_protocol_fee: decimalOut.nullable(),
     deprecated: z.boolean(),
     apy_1d: fractionOut.optional(),
     apy_7d: fractionOut.optional(),

@@ -7,7 +7,7 @@
  * memory read model must hold to answer the same.
  */
 import { beginCell } from "@ton/core";
-import type { AssetRecord, PoolRecord, RouterRecord } from "../../api/read-model.ts";
+import type { AssetRecord, KnownPoolRecord as PoolRecord } from "../../api/read-model.ts";
 import type { PoolState } from "../../dex/amm/index.ts";
 import { transactionsRows } from "../../processors/core/transaction-rows.ts";
 import type {
@@ -32,7 +32,7 @@ export const lt = (n: number) => 45_000_000_000_000n + BigInt(n) * 10n;
 const hx = (label: string, n: number) => `${label}${n.toString(16)}`.padEnd(64, "0");
 const poolTx = (n: number) => hx("a", n);
 const walletTxHash = (n: number) => hx("b", n);
-export const routerOf = (p: PoolRecord): RouterRecord => ROUTERS.find((r) => r.address === p.router)!;
+export const routerOf = (p: PoolRecord): F.KnownRouterRecord => ROUTERS.find((r) => r.address === p.router)!;
 const masterOf = (p: PoolRecord, token: string) => (token === TON ? routerOf(p).ptonMaster : token);
 
 /** A v2 constant-product pool with UInt256-sized numbers (the store must keep them exactly). */
@@ -46,8 +46,8 @@ export const P_BIG: PoolRecord = {
   state: { ...P_CPI.state, reserve0: 2n ** 200n + 1n, reserve1: 2n ** 255n, lpSupply: 2n ** 256n - 1n },
 };
 export const ALL_POOLS = [...F.POOLS, P_BIG];
-const P_UNKNOWN = { ...P_BIG, address: raw("pool with an unknown master") };
-const P_NO_STATE = { ...P_BIG, address: raw("pool without a state") };
+export const P_UNKNOWN = { ...P_BIG, address: raw("pool with an unknown master") };
+export const P_NO_STATE = { ...P_BIG, address: raw("pool without a state") };
 
 /** `s` minus the deltas: the state before an operation that added them. */
 const minus = (s: PoolState, d0: bigint, d1: bigint, lp = 0n): PoolState => ({
@@ -131,7 +131,7 @@ export const TXS = [...TRACE.txs, F.WALLET_TX, ...WALLET_TXS].sort((a, b) =>
 
 type Prefix = "offer" | "ask" | "asset0" | "asset1" | "asset";
 /** The classifier's asset reference for `asset` behind router `r`: TON is its pTON. */
-function ref<P extends Prefix>(p: P, r: RouterRecord, asset: string) {
+function ref<P extends Prefix>(p: P, r: F.KnownRouterRecord, asset: string) {
   return {
     [`${p}_kind`]: asset === TON ? "ton" : "jetton",
     [`${p}_master`]: asset === TON ? r.ptonMaster : asset,
@@ -297,7 +297,7 @@ const V2_TYPES = {
   WeightedConstProduct: "v2_weighted_const_product",
   WeightedStableSwap: "v2_weighted_stableswap",
 } as const;
-const routerRow = (r: RouterRecord, version = 2n): RouterRow => ({
+const routerRow = (r: F.KnownRouterRecord, version = 2n): RouterRow => ({
   address: r.address,
   dex: r.majorVersion === 1 ? "v1" : "v2",
   pool_type: r.majorVersion === 1 ? "v1_constant_product" : V2_TYPES[r.routerType],

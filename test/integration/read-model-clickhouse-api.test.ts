@@ -60,7 +60,22 @@ const time = (s: number) => new Date(s * 1000).toISOString().slice(0, 19);
 
 test("pools: the list, and one pool with its stored state", async (t) => {
   const list = await get(t, "/v1/pools", poolListResponse);
-  t.is(list.pool_list.length, X.ALL_POOLS.length);
+  // Every pool the store has a row for, the two with unknown parts too (with null, never "0").
+  t.is(list.pool_list.length, X.ALL_POOLS.length + 2);
+  const noState = list.pool_list.find((p) => p.address === f(X.P_NO_STATE.address));
+  t.like(noState, {
+    token0_address: f(X.STON),
+    reserve0: null,
+    reserve1: null,
+    lp_total_supply: null,
+    lp_fee: null,
+  });
+  const noMaster = list.pool_list.find((p) => p.address === f(X.P_UNKNOWN.address));
+  t.like(noMaster, {
+    token0_address: f(X.STON),
+    token1_address: null,
+    reserve0: (2n ** 200n + 1n).toString(),
+  });
   const { pool } = await get(t, `/v1/pools/${f(X.P_BIG.address)}`, poolResponse);
   t.like(pool, {
     address: f(X.P_BIG.address),

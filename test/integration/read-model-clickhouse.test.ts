@@ -10,7 +10,13 @@ import { join } from "node:path";
 import { Cell } from "@ton/core";
 import anyTest, { type TestFn } from "ava";
 import { z } from "zod";
-import type { AssetRecord, DexReadModel, OperationRecord, PoolRecord } from "../../api/read-model.ts";
+import type {
+  PoolRecord as AnyPoolRecord,
+  AssetRecord,
+  DexReadModel,
+  OperationRecord,
+  KnownPoolRecord as PoolRecord,
+} from "../../api/read-model.ts";
 import { ClickHouseReadModel } from "../../api/read-model-clickhouse.ts";
 import { type MemoryData, MemoryReadModel } from "../../api/read-model-memory.ts";
 import { CURVES } from "../../dex/amm/index.ts";
@@ -162,7 +168,7 @@ const asset = (a: AssetRecord): AssetRecord => ({
     ? []
     : ["asset:liquidity:no"],
 });
-const pool = ({ stats: _, ...p }: PoolRecord): PoolRecord => ({
+const pool = ({ stats: _, ...p }: PoolRecord): AnyPoolRecord => ({
   ...p,
   stateLt: X.HISTORY.get(X.ALL_POOLS.find((q) => q.address === p.address)!)!.at(-1)![0],
   protocolFeeAddress: null,
@@ -224,11 +230,17 @@ function expected(): MemoryData {
   return {
     routers: [
       ...X.ROUTERS,
-      // Its pTON master never showed in the facts: described with the zero address there.
-      { ...X.R_CPI, address: X.raw("router with unknown pTON"), ptonMaster: `0:${"0".repeat(64)}` },
+      // Its pTON master never showed in the facts: unknown (null), and so is its pTON version.
+      { ...X.R_CPI, address: X.raw("router with unknown pTON"), ptonMaster: null, ptonVersion: null },
     ].sort(by((r) => r.address)),
     assets: X.ASSETS.map(asset).sort(by((a) => a.address)),
-    pools: X.ALL_POOLS.map(pool).sort(by((p) => p.address)),
+    pools: [
+      ...X.ALL_POOLS.map(pool),
+      // Listed with what is known: a token whose master is not known is null; a pool without a state row
+      // has a null state (never zeros).
+      { ...pool(X.P_BIG), address: X.P_UNKNOWN.address, token1: null, stateLt: 1000n },
+      { ...pool(X.P_BIG), address: X.P_NO_STATE.address, state: null, stateLt: null },
+    ].sort(by((p) => p.address)),
     operations: [...X.SWAPS.filter((s) => s.pool !== null), ...X.LIQUIDITY]
       .map(operation)
       .sort(by((o) => o.poolTxLt)),
@@ -345,7 +357,7 @@ for (const [name, call] of Object.entries(CALLS)) {
 test("the expectations are not trivially empty", async (t) => {
   const { mem } = t.context;
   t.is((await mem.getWalletOperations(W, window)).length, 15);
-  t.is((await mem.listPools()).length, 6);
+  t.is((await mem.listPools()).length, 8);
   t.is((await mem.getTransactionsByInMsg(X.TRACE_ROOT.out_msgs.map((o) => o.hash))).length, 1);
 });
 

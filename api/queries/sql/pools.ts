@@ -4,15 +4,16 @@
  * pool`: the sorting key is (pool, lt), so a filtered state subquery reads only the selected pools'
  * ranges; listing every pool reads the whole history: see the scaling note in ../../read-model-clickhouse.ts).
  *
- * A pool is listed once the store knows both token masters and at least one state; until then the API
- * falls back to the chain for it (api/queries/pool-state.ts).
+ * Every pool the store has a row for is listed (every pool an operation named), with null for what the
+ * store does not know: no `pool_states` row (its state is unknown: active before the first transaction
+ * indexed), a token whose master is not known yet, a router not revealed. A pair query needs both tokens.
  */
 import { z } from "zod";
 import { type PoolState, poolState } from "../../../dex/amm/index.ts";
 import type { Store } from "../../../infra/store/client.ts";
-import { POOL_TYPES } from "../../../schemas/facts.ts";
+import { DEX_VERSIONS, POOL_TYPES } from "../../../schemas/facts.ts";
 import type { PoolRecord, RawAddress } from "../../read-model.ts";
-import { big, POOLS_WITH_ROUTER, str, tokenAssetSql } from "./common.ts";
+import { big, nstr, POOLS_WITH_ROUTER, str, tokenAssetSql } from "./common.ts";
 
 /** Columns of a state row the AMM needs, in the order PoolState names them. */
 export const STATE_COLUMNS = `pool_type, reserve0, reserve1, lp_supply, lp_fee_bps, protocol_fee_bps, ref_fee_bps,
@@ -52,15 +53,29 @@ export function toPoolState(s: z.infer<typeof stateRow>): PoolState {
   });
 }
 
-const poolRow = stateRow.extend({
+/** A state row of the LEFT JOIN: every column null when the pool has no state (join_use_nulls). */
+const maybeState = z.object(
+  Object.fromEntries(Object.entries(stateRow.shape).map(([k, v]) => [k, v.nullable()])) as {
+    [K in keyof typeof stateRow.shape]: z.ZodNullable<(typeof stateRow.shape)[K]>;
+  },
+);
+
+const poolRow = maybeState.extend({
   pool: str,
-  router: str,
-  token0: str,
-  token1: str,
-  token0_wallet: str,
-  token1_wallet: str,
-  state_lt: big,
+  router: nstr,
+  dex: z.enum(DEX_VERSIONS),
+  token0: nstr,
+  token1: nstr,
+  token0_wallet: nstr,
+  token1_wallet: nstr,
+  state_lt: big.nullable(),
 });
+
+/** The state of a joined row, or null when the pool has none (the state columns are all set or all null). */
+function stateOf(r: z.infer<typeof poolRow>): PoolState | null {
+  const parsed = stateRow.safeParse(r);
+  return r.state_lt === null || !parsed.success ? null : toPoolState(parsed.data);
+}
 
 /**
  * Which pools: every one, one address, or the pools trading a pair. The pair's pre-filter on the raw
@@ -70,33 +85,33 @@ const poolRow = stateRow.extend({
 type Selection = "all" | "address" | "pair";
 const PAIR = "(token0_master IN {pair:Array(String)} OR token1_master IN {pair:Array(String)})";
 const FILTERS: Record<Selection, { pools: string; states: string; tokens: string }> = {
-  all: { pools: "1", states: "1", tokens: "" },
-  address: { pools: "pool = {address:String}", states: "pool = {address:String}", tokens: "" },
+  all: { pools: "1", states: "1", tokens: "1" },
+  address: { pools: "pool = {address:String}", states: "pool = {address:String}", tokens: "1" },
   pair: {
     pools: PAIR,
     states: `pool IN (SELECT pool FROM pools FINAL WHERE ${PAIR})`,
-    tokens: `AND ((token0 = {a:String} AND token1 = {b:String}) OR (token0 = {b:String} AND token1 = {a:String}))`,
+    tokens: `((token0 = {a:String} AND token1 = {b:String}) OR (token0 = {b:String} AND token1 = {a:String}))`,
   },
 };
 
 function poolsSql(selection: Selection): string {
   const f = FILTERS[selection];
-  return `SELECT pp.pool AS pool, pp.router AS router, pp.token0 AS token0, pp.token1 AS token1,
+  return `SELECT pp.pool AS pool, pp.router AS router, pp.dex AS dex, pp.token0 AS token0, pp.token1 AS token1,
   pp.token0_wallet AS token0_wallet, pp.token1_wallet AS token1_wallet, s.lt AS state_lt, ${STATE_COLUMNS}
 FROM (
-  SELECT p.pool AS pool, p.router AS router, p.token0_wallet AS token0_wallet, p.token1_wallet AS token1_wallet,
-    ${tokenAssetSql(0)} AS token0, ${tokenAssetSql(1)} AS token1
+  SELECT p.pool AS pool, p.router AS router, CAST(p.dex AS String) AS dex, p.token0_wallet AS token0_wallet,
+    p.token1_wallet AS token1_wallet, ${tokenAssetSql(0)} AS token0, ${tokenAssetSql(1)} AS token1
   FROM ${POOLS_WITH_ROUTER}
   WHERE ${f.pools}
 ) AS pp
-INNER JOIN (
+LEFT JOIN (
   SELECT pool, lt, ${STATE_COLUMNS}
   FROM pool_states FINAL
   WHERE ${f.states}
   ORDER BY pool, lt DESC
   LIMIT 1 BY pool
 ) AS s ON s.pool = pp.pool
-WHERE token0 IS NOT NULL AND token1 IS NOT NULL ${f.tokens}
+WHERE ${f.tokens}
 ORDER BY pool
 SETTINGS join_use_nulls = 1`;
 }
@@ -112,15 +127,17 @@ const SQL: Record<Selection, string> = {
  * deprecated flag and the USD statistics.
  */
 function toPool(r: z.infer<typeof poolRow>): PoolRecord {
+  const state = stateOf(r);
   return {
     address: r.pool,
     router: r.router,
+    dex: r.dex,
     token0: r.token0,
     token1: r.token1,
     token0Wallet: r.token0_wallet,
     token1Wallet: r.token1_wallet,
-    state: toPoolState(r),
-    stateLt: r.state_lt,
+    state,
+    stateLt: state === null ? null : r.state_lt,
     protocolFeeAddress: null,
     deprecated: false,
   };

@@ -20,12 +20,12 @@ const ROUTER_TYPES: Readonly<Record<string, RouterType>> = {
 const routerRow = z.object({
   address: str,
   dex: z.enum(["v1", "v2"]),
-  pool_type: str,
+  pool_type: nstr,
   major: z.number().int(),
-  minor: z.number().int(),
+  minor: z.number().int().nullable(),
   pton_master: nstr,
   pton_wallet: nstr,
-  is_locked: z.boolean(),
+  is_locked: z.boolean().nullable(),
 });
 
 const ROUTERS_SQL = `SELECT address, dex, pool_type, major, minor, pton_master, pton_wallet, is_locked
@@ -34,24 +34,24 @@ WHERE (empty({addresses:Array(String)}) OR address IN {addresses:Array(String)})
 ORDER BY address`;
 
 /**
- * A router the API can describe. `poolCreationEnabled` is the router's lock flag inverted; the pTON version
- * follows the DEX generation (v1 routers use pTON v1, v2 routers pTON v2.1), as the SDK pairs them. The
- * pTON master and wallet are learned from the router's TON swaps and provisions: a router without a TON
- * pool (e.g. a stableswap router of stablecoins) never shows them, and is described with the zero address
- * (addr_none on the wire) there; TON swaps cannot involve it anyway.
+ * A router as the store knows it. `poolCreationEnabled` is the router's lock flag inverted; the pTON
+ * version follows the DEX generation (v1 routers use pTON v1, v2 routers pTON v2.1), as the SDK pairs
+ * them, once the router's pTON is known. The pTON master and wallet are learned from the router's TON
+ * swaps and provisions: a router without a TON operation (e.g. a stableswap router of stablecoins) has
+ * them null. What its get-methods say (minor version, type, lock) is null until they were read.
  */
 function toRouter(r: z.infer<typeof routerRow>): RouterRecord | null {
-  const routerType = ROUTER_TYPES[r.pool_type];
+  const routerType = r.pool_type === null ? null : ROUTER_TYPES[r.pool_type];
   if (routerType === undefined) return null;
   return {
     address: r.address,
     majorVersion: r.major,
     minorVersion: r.minor,
     routerType,
-    poolCreationEnabled: !r.is_locked,
-    ptonMaster: r.pton_master ?? TON_RAW,
-    ptonVersion: r.dex === "v1" ? "v1" : "v2_1",
-    ptonWallet: r.pton_wallet ?? TON_RAW,
+    poolCreationEnabled: r.is_locked === null ? null : !r.is_locked,
+    ptonMaster: r.pton_master,
+    ptonVersion: r.pton_master === null ? null : r.dex === "v1" ? "v1" : "v2_1",
+    ptonWallet: r.pton_wallet,
   };
 }
 

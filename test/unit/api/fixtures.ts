@@ -6,8 +6,8 @@
 import { createHash } from "node:crypto";
 import { beginCell } from "@ton/core";
 import { TON_RAW } from "../../../api/mappers/common.ts";
-import type { AssetRecord, PoolRecord, RawAddress, RouterRecord } from "../../../api/read-model.ts";
-import { type PoolState, poolState } from "../../../dex/amm/index.ts";
+import type { AssetRecord, KnownPoolRecord, RawAddress, RouterRecord } from "../../../api/read-model.ts";
+import { dexVersionOf, type PoolState, poolState } from "../../../dex/amm/index.ts";
 import type { RawTransaction } from "../../../schemas/raw-transaction.ts";
 import { loadTrace } from "../../helpers/traces.ts";
 
@@ -61,12 +61,22 @@ export const ASSETS: AssetRecord[] = [
   asset(NOT, "NOT", 9, { tags: ["asset:liquidity:no"], community: true, popularityIndex: 5 }),
 ];
 
+/** A fixture router: everything about it known (its get-methods read, its pTON seen). */
+export type KnownRouterRecord = RouterRecord & {
+  minorVersion: number;
+  routerType: NonNullable<RouterRecord["routerType"]>;
+  poolCreationEnabled: boolean;
+  ptonMaster: RawAddress;
+  ptonVersion: string;
+  ptonWallet: RawAddress;
+};
+
 function router(
   label: string,
   major: number,
   minor: number,
-  routerType: RouterRecord["routerType"],
-): RouterRecord {
+  routerType: KnownRouterRecord["routerType"],
+): KnownRouterRecord {
   return {
     address: raw(`router ${label}`),
     majorVersion: major,
@@ -87,19 +97,20 @@ export const R_WSTABLE = router("v2.2 wstable", 2, 2, "WeightedStableSwap");
 export const ROUTERS = [R_V1, R_CPI, R_STABLE, R_WCPI, R_WSTABLE];
 
 /** The router's wallet for an asset: its pTON wallet for TON. */
-export const routerWallet = (r: RouterRecord, a: RawAddress): RawAddress =>
+export const routerWallet = (r: KnownRouterRecord, a: RawAddress): RawAddress =>
   a === TON ? r.ptonWallet : raw(`wallet of ${r.address} for ${a}`);
 
 function pool(
   label: string,
-  r: RouterRecord,
+  r: KnownRouterRecord,
   token0: RawAddress,
   token1: RawAddress,
   state: PoolState,
-): PoolRecord {
+): KnownPoolRecord {
   return {
     address: raw(`pool ${label}`),
     router: r.address,
+    dex: dexVersionOf(state.type),
     token0,
     token1,
     token0Wallet: routerWallet(r, token0),

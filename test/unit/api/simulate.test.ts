@@ -5,7 +5,7 @@
  */
 import anyTest, { type TestFn } from "ava";
 import type { ApiDeps } from "../../../api/deps.ts";
-import type { PoolRecord } from "../../../api/read-model.ts";
+import type { KnownPoolRecord as PoolRecord } from "../../../api/read-model.ts";
 import {
   type Direction,
   type PoolState,

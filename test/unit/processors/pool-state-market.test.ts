@@ -144,11 +144,35 @@ test("a tracker that starts mid-run reports unknown pools once and never guesses
   const late = new PoolTracker((a) => run.types.get(a));
   const r = late.applyBatch(after);
   t.deepEqual(r.poolStates, []);
-  t.deepEqual(r.pools, []);
   t.true(r.reports.length > 0);
   t.true(r.reports.every((x) => x.kind === "unknown_pool"));
   t.is(new Set(r.reports.map((x) => x.pool)).size, r.reports.length);
   t.deepEqual(new Set(late.needsResync()), new Set(r.reports.map((x) => x.pool)));
+  // The devnet records each account's status: an active pool's StateInit is never taken as its state.
+  t.true(r.reports.every((x) => x.kind === "unknown_pool" && x.reason.includes("active")));
+  // ...but its identity is known: a pools row per unknown pool (later rows only add to it), no deployment,
+  // router and token wallets as the pool really has them, the curve only where certain.
+  const full = new PoolTracker((a) => run.types.get(a));
+  full.applyBatch(poolTxs(run).flat());
+  const last = new Map(r.pools.map((row) => [row.pool, row]));
+  t.deepEqual(new Set(last.keys()), new Set(r.reports.map((x) => x.pool)));
+  for (const row of last.values()) {
+    poolsTable.schema.parse(row);
+    const truth = full.get(row.pool)!;
+    t.like(
+      row,
+      { created_lt: null, created_utime: null, token0_master: null, token1_master: null },
+      row.pool,
+    );
+    t.deepEqual(
+      [row.router, row.token0_wallet, row.token1_wallet],
+      [truth.router, truth.token0Wallet, truth.token1Wallet],
+      row.pool,
+    );
+    const type = run.types.get(row.pool)!;
+    const ambiguous = type === "v2_constant_product" || type === "v2_constant_sum";
+    t.is(row.pool_type, ambiguous ? null : type, row.pool);
+  }
 });
 
 test("on a known pool: an unknown op is reported, getters and failed or bounced messages change nothing", async (t) => {
