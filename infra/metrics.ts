@@ -20,6 +20,12 @@ export type Metrics = {
   readonly poolReports: Counter<"kind">;
   readonly stageItems: Counter<"stage">;
   readonly stageSeconds: Counter<"stage">;
+  /** Chain API (toncenter) HTTP attempts by endpoint and outcome (status code, "timeout", "network"). */
+  readonly apiRequests: Counter<"endpoint" | "outcome">;
+  /** Chain API attempts retried, by endpoint and the failed outcome. */
+  readonly apiRetries: Counter<"endpoint" | "reason">;
+  /** Seconds requests waited for the chain API's rate limiter. */
+  readonly apiRateLimitWaitSeconds: Counter;
   /** Latest masterchain seqno the source has seen (set by ingest). */
   setSourceHead(mcSeqno: number): void;
   /** Highest mc_seqno stored for a bus partition (set by the processor shell after each write). */
@@ -135,6 +141,23 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       name: `${prefix}stage_seconds_total`,
       help: "Time spent waiting on a pipeline stage for its items",
       labelNames: ["stage"],
+      registers,
+    }),
+    apiRequests: new Counter({
+      name: `${prefix}api_requests_total`,
+      help: "Chain API (toncenter) HTTP attempts, by endpoint and outcome",
+      labelNames: ["endpoint", "outcome"],
+      registers,
+    }),
+    apiRetries: new Counter({
+      name: `${prefix}api_retries_total`,
+      help: "Chain API attempts retried (429, 5xx, timeouts, network), by endpoint and reason",
+      labelNames: ["endpoint", "reason"],
+      registers,
+    }),
+    apiRateLimitWaitSeconds: new Counter({
+      name: `${prefix}api_rate_limit_wait_seconds_total`,
+      help: "Seconds requests waited for the chain API's rate limiter",
       registers,
     }),
     setSourceHead(mcSeqno) {
