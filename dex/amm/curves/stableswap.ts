@@ -25,8 +25,12 @@ export function stableInvariant(amp: bigint, x: bigint, y: bigint): bigint {
     // dp = floor(floor(d·d/(2x))·d/(2y))
     const dp = fdiv(mul(fdiv(mul(d, d), mul(2n, x)), d), mul(2n, y));
     const prev = d;
-    // d = floor((A·s + 2·dp)·d / ((A − 1)·d + 3·dp))
-    d = fdiv(mul(add(mul(amp, s), mul(2n, dp)), d), add(mul(amp - 1n, d), mul(3n, dp)));
+    // d = muldiv(A·s + 2·dp, d, (A − 1)·d + 3·dp): both terms are range-checked, their product with d
+    // is not (muldiv keeps a 513-bit intermediate), so a small right balance, which makes dp large,
+    // does not overflow here.
+    const first = add(mul(amp, s), mul(2n, dp));
+    const second = add(mul(amp - 1n, d), mul(3n, dp));
+    d = tvm(floorDiv(first * d, second));
     if (abs(d - prev) <= 1n) return d;
   }
   throw new TvmExit(NOT_CONVERGE, "stableswap invariant did not converge");
