@@ -7,6 +7,7 @@ import { Address } from "@ton/core";
 import type { PoolType } from "../dex/amm/index.ts";
 import type { ChainState } from "../dex/chain-state.ts";
 import { parseTokenMetadata } from "../dex/jetton-metadata.ts";
+import { rawOrNull as raw } from "../schemas/ton.ts";
 import type { CoreLookups, RouterInfo } from "./core/index.ts";
 
 const ENGINE_TYPE: Record<string, PoolType> = {
@@ -16,9 +17,6 @@ const ENGINE_TYPE: Record<string, PoolType> = {
   weighted_const_product: "v2_weighted_const_product",
   weighted_stableswap: "v2_weighted_stableswap",
 };
-
-const raw = (a: Address | null): string | null =>
-  a === null ? null : `${a.workChain}:${a.hash.toString("hex").toUpperCase()}`;
 
 export function chainStateLookups(
   state: ChainState | null,

@@ -4,7 +4,6 @@
  * the transaction (never from a re-serialisation), so they equal the hashes explorers and indexers show.
  */
 import {
-  type Address,
   beginCell,
   type Cell,
   Dictionary,
@@ -21,6 +20,7 @@ import {
   type RawMessage,
   type RawTransaction,
 } from "./raw-transaction.ts";
+import { toRawAddress } from "./ton.ts";
 
 export type BlockContext = {
   mc_seqno: number;
@@ -29,10 +29,6 @@ export type BlockContext = {
   shard: bigint;
   block_seqno: number;
 };
-
-export function rawAddressOf(address: Address): string {
-  return `${address.workChain}:${address.hash.toString("hex").toUpperCase()}`;
-}
 
 function shardId(workchain: number, shard: bigint): string {
   const unsigned = BigInt.asUintN(64, shard);
@@ -63,8 +59,8 @@ export function rawMessageFromCell(cell: Cell): RawMessage {
     case "internal":
       return {
         ...common,
-        source: rawAddressOf(info.src),
-        destination: rawAddressOf(info.dest),
+        source: toRawAddress(info.src),
+        destination: toRawAddress(info.dest),
         value: info.value.coins.toString(),
         fwd_fee: info.forwardFee.toString(),
         bounce: info.bounce,
@@ -76,7 +72,7 @@ export function rawMessageFromCell(cell: Cell): RawMessage {
       return {
         ...common,
         source: null,
-        destination: rawAddressOf(info.dest),
+        destination: toRawAddress(info.dest),
         value: null,
         fwd_fee: null,
         bounce: null,
@@ -87,7 +83,7 @@ export function rawMessageFromCell(cell: Cell): RawMessage {
     case "external-out":
       return {
         ...common,
-        source: rawAddressOf(info.src),
+        source: toRawAddress(info.src),
         destination: null,
         value: null,
         fwd_fee: null,

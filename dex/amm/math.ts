@@ -10,7 +10,8 @@
 /** Basis-point denominator of every fee in both DEX versions. */
 export const FEE_DIVIDER = 10000n;
 /** Largest `Coins` value (VarUInteger 16): reserves above it make the pool refund. */
-export const MAX_COINS = (1n << 120n) - 1n;
+export { MAX_COINS } from "../../schemas/ton.ts";
+
 /** TVM signed 257-bit range: [−2^256, 2^256). */
 const TVM_MAX_EXCLUSIVE = 1n << 256n;
 const TVM_MIN = -(1n << 256n);

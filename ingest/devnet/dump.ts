@@ -15,12 +15,13 @@ import {
   type DevnetManifest,
   type TruthLine,
 } from "../../schemas/devnet-dump.ts";
+import { toRawAddress } from "../../schemas/ton.ts";
 import type { DevnetBlock } from "./chain/chain.ts";
 import type { TruthRecord, TruthValue } from "./chain/truth.ts";
 
 function truthValue(value: TruthValue): string | number | boolean | null {
   if (typeof value === "bigint") return value.toString();
-  if (Address.isAddress(value)) return `${value.workChain}:${value.hash.toString("hex").toUpperCase()}`;
+  if (Address.isAddress(value)) return toRawAddress(value);
   return value;
 }
 

@@ -2,7 +2,7 @@
  * Shared types of the per-pool state tracker (processors/core/pool-state.ts). Addresses are raw `0:HEX`
  * with uppercase hex, the form RawTransaction and the fact rows use.
  */
-import { type Address, Cell } from "@ton/core";
+import { Cell } from "@ton/core";
 import type { PoolState } from "../../dex/amm/index.ts";
 import type { Decoded } from "../../dex/codecs/index.ts";
 import type { RawMessage } from "../../schemas/raw-transaction.ts";
@@ -67,9 +67,7 @@ export type ModelInput = {
 };
 
 /** `Address` → raw `wc:HEX` (uppercase hex); addr_none → null. */
-export function raw(address: Address | null | undefined): string | null {
-  return address ? `${address.workChain}:${address.hash.toString("hex").toUpperCase()}` : null;
-}
+export { rawOrNull as raw } from "../../schemas/ton.ts";
 
 export const next = (state: PoolState, expect: readonly OutMsg[] | null = null): Step => ({
   kind: "next",

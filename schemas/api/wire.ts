@@ -10,15 +10,11 @@
 import { Address } from "@ton/core";
 import { z } from "zod";
 import { boundedMemo } from "../../infra/memo.ts";
+import { MAX_COINS, toRawAddress } from "../ton.ts";
 
-/** Largest `Coins` value (VarUInteger 16) — no on-chain amount can exceed it (contracts.md §0.2). */
-export const MAX_COINS = (1n << 120n) - 1n;
+export { MAX_COINS, toRawAddress };
+
 const MAX_UINT64 = (1n << 64n) - 1n;
-
-/** Canonical raw form used inside tondex: workchain, colon, 64 uppercase hex digits. */
-export function toRawAddress(address: Address): string {
-  return `${address.workChain}:${address.hash.toString("hex").toUpperCase()}`;
-}
 
 /**
  * Any accepted address text → canonical raw form, or null. Only workchains 0 and −1 exist on TON.

@@ -30,6 +30,7 @@ import { TON_SYMBOL } from "../../ingest/devnet/sim/catalog.ts";
 import type { PoolHandle } from "../../ingest/devnet/sim/pools.ts";
 import type { Source, SourceBlock } from "../../ingest/source.ts";
 import type { RawTransaction } from "../../schemas/raw-transaction.ts";
+import { toRawAddress } from "../../schemas/ton.ts";
 import { type RunningApi, silentLogger, startApi } from "../unit/api/harness.ts";
 
 /** A live source fed by the test: `blocks()` waits for pushed blocks until `end()`. */
@@ -200,7 +201,7 @@ export function assetAddress(devnet: Devnet, symbol: string): string {
 export const fr = (a: Address): string => a.toString({ bounceable: true, urlSafe: true, testOnly: false });
 
 /** Raw form as the facts store it (`0:HEX`). */
-export const rawOf = (a: Address): string => `${a.workChain}:${a.hash.toString("hex").toUpperCase()}`;
+export const rawOf = toRawAddress;
 
 /** `YYYY-MM-DDTHH:MM:SS` of a unix time, as the API takes it. */
 export const apiTime = (unix: number): string => new Date(unix * 1000).toISOString().slice(0, 19);

@@ -17,12 +17,13 @@ import type { Operation } from "../../dex/classify/types.ts";
 import type { Chain } from "../../ingest/devnet/chain/chain.ts";
 import type { TruthRecord, TruthType } from "../../ingest/devnet/chain/truth.ts";
 import type { RawMessage, RawTransaction } from "../../schemas/raw-transaction.ts";
+import { toRawAddress } from "../../schemas/ton.ts";
 
 const RAW_ADDRESS = /^-?\d{1,3}:[0-9a-fA-F]{64}$/;
 
 /** The comparable form of a truth value or an operation field. */
 export function comparable(value: unknown): unknown {
-  if (Address.isAddress(value)) return `${value.workChain}:${value.hash.toString("hex").toUpperCase()}`;
+  if (Address.isAddress(value)) return toRawAddress(value);
   if (typeof value === "bigint") return value.toString();
   if (typeof value === "string" && RAW_ADDRESS.test(value)) return value.toUpperCase();
   return value;

@@ -4,8 +4,9 @@
  * blocks; a test checks both give the same record for every devnet transaction).
  */
 import type { Address, Message } from "@ton/core";
-import { ACCOUNT_STATUS_NAME, rawAddressOf } from "../../../schemas/from-ton-core.ts";
+import { ACCOUNT_STATUS_NAME } from "../../../schemas/from-ton-core.ts";
 import { RAW_TX_VERSION, type RawMessage, type RawTransaction } from "../../../schemas/raw-transaction.ts";
+import { toRawAddress } from "../../../schemas/ton.ts";
 import { toBocBase64 } from "./boc.ts";
 import type { Executed } from "./execute.ts";
 import { type AnyCell, bitsOf, dataOf, FastCell, fastOf, hexOfKey } from "./fast-cell.ts";
@@ -41,7 +42,7 @@ function boc(cell: AnyCell): string {
 }
 
 /**
- * `rawAddressOf` (`0:HEX`, upper case) per Address object: the same few hundred addresses appear in every
+ * `toRawAddress` (`0:HEX`, upper case) per Address object: the same few hundred addresses appear in every
  * block. The chain keys its accounts by it too, so each Address object has one cache entry.
  */
 const rawAddresses = new WeakMap<Address, string>();
@@ -49,7 +50,7 @@ const rawAddresses = new WeakMap<Address, string>();
 export function rawAddress(address: Address): string {
   let raw = rawAddresses.get(address);
   if (raw === undefined) {
-    raw = rawAddressOf(address);
+    raw = toRawAddress(address);
     rawAddresses.set(address, raw);
   }
   return raw;

@@ -11,6 +11,7 @@ import {
   ChainStateError,
   type V2PoolData,
 } from "../../../dex/chain-state.ts";
+import { toRawAddress } from "../../../schemas/ton.ts";
 import {
   ASSETS,
   CHAIN_ONLY_POOL,
@@ -27,7 +28,7 @@ import {
   WALLET,
 } from "./fixtures.ts";
 
-const rawOf = (a: Address): RawAddress => `${a.workChain}:${a.hash.toString("hex").toUpperCase()}`;
+const rawOf = (a: Address): RawAddress => toRawAddress(a);
 const empty = beginCell().endCell();
 
 export const WALLET_TON_BALANCE = 5_000_000_000n;
