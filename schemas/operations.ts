@@ -60,6 +60,10 @@ const swap = z
     success: z.boolean().nullable(),
     payout: payoutJson.nullable(),
     continues_as_cross_swap: z.boolean(),
+    route: z
+      .object({ id: z.string().min(1), sender: addr.nullable(), receiver: addr.nullable() })
+      .strict()
+      .nullable(),
   })
   .strict();
 

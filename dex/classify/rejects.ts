@@ -90,6 +90,7 @@ function rejected(batch: DecodedBatch, assets: AssetResolver, router: DecodedTx)
     success: false,
     payout: followed?.payout ?? null,
     continues_as_cross_swap: false,
+    route: null,
   };
   return { leg, inbound, payoutTx: undefined, referralMsgs: [], referral: null, consumed: [] };
 }

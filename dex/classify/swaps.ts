@@ -72,6 +72,7 @@ function baseLeg(pool: DecodedTx, dex: Dex, inbound: Inbound): SwapLeg {
     success: false,
     payout: null,
     continues_as_cross_swap: false,
+    route: null,
   };
 }
 

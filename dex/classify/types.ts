@@ -76,7 +76,16 @@ export type SwapLeg = Anchor & {
   payout: Payout | null;
   /** v2 cross_swap: the output is swapped again on the same router instead of being paid out. */
   continues_as_cross_swap: boolean;
+  /** The multi-hop route this leg is a hop of (same router or across routers); null for a one-hop swap. */
+  route: LegRoute | null;
 };
+
+/**
+ * A hop's view of its route: the route's id and its user. Across routers a later hop's `sender` is the
+ * previous router (or its pTON wallet); the route's sender is who started the first hop, and its receiver
+ * who got the final output.
+ */
+export type LegRoute = { id: string; sender: string | null; receiver: string | null };
 
 export type SwapRoute = Anchor & {
   type: "swap_route";
