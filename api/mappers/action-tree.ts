@@ -24,7 +24,7 @@ import { compact, dec, friendly } from "./common.ts";
 import { rawTxIdDto, txIdDto } from "./transactions.ts";
 
 type Payload = ActionDto["tx_payload"];
-type Fields = Record<string, string | number | boolean>;
+type Fields = Record<string, string | number | boolean | undefined>;
 
 /** u64 values are JSON numbers on this wire (api.md §6.6) while they fit one exactly. */
 const u64 = (v: bigint): number | string => (v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString());
@@ -48,8 +48,47 @@ function status(
   };
 }
 
+/** v1 refunds named by the pool's `pay_to` report the refunded jettons as `ask_*` (api.md §6.6). */
+const ASK_NAMED_REFUNDS: ReadonlySet<string> = new Set(["swap_refund_no_liq", "swap_refund_reserve_err"]);
+
+/**
+ * The result fields of a completed swap leg (api.md §6.6), by exit code: `swap_ok` names both sides;
+ * a v1 swap whose pool also paid the referrer (`pay_to` with `swap_ok_ref`, even of 0) is `swap_ok_ref`
+ * with the `ref_*` fields; a refund names the refunded wallet and amount, as `ask_*` for the two v1 pool
+ * refunds and `offer_*` for every other. Unknown values are absent.
+ */
+function swapResult(op: SwapLeg): { exit: string; fields: Fields } {
+  const offerWallet = addr(op.offer.router_wallet);
+  const askWallet = addr(op.ask.router_wallet);
+  if (op.amount_out !== null) {
+    const fields: Fields = compact({
+      ask_jetton_wallet: askWallet,
+      ask_jetton: addr(op.ask.master),
+      ask_jetton_amount: dec(op.amount_out),
+      offer_jetton_wallet: offerWallet,
+      offer_jetton: addr(op.offer.master),
+      offer_jetton_amount: dec(op.amount_in),
+      is_reversed: false,
+    });
+    if (op.dex !== "v1" || op.referral_fee === null) return { exit: op.exit_name, fields };
+    const ref = compact({
+      ref_offer_jetton_wallet: offerWallet,
+      ref_ask_jetton_wallet: askWallet,
+      ref_ask_amount: dec(op.referral_fee),
+    });
+    return { exit: "swap_ok_ref", fields: { ...fields, ...ref } };
+  }
+  const refund = op.payout;
+  if (refund === null) return { exit: op.exit_name, fields: {} };
+  const wallet = addr(refund.router_wallet);
+  const fields: Fields = ASK_NAMED_REFUNDS.has(op.exit_name)
+    ? compact({ ask_jetton_wallet: wallet, ask_amount: dec(refund.amount) })
+    : compact({ offer_jetton_wallet: wallet, offer_amount: dec(refund.amount) });
+  return { exit: op.exit_name, fields };
+}
+
 function swapAction(op: SwapLeg): ActionDto {
-  const refFields: Fields = op.referral_fee ? { ref_ask_amount: dec(op.referral_fee) } : {};
+  const result = swapResult(op);
   return compact({
     "@type": "swap",
     contract_major_version: op.dex,
@@ -64,31 +103,31 @@ function swapAction(op: SwapLeg): ActionDto {
         ? { user_wallet_address: addr(op.sender) }
         : { receiver_address: addr(op.receiver) }),
     }) as Payload,
-    status: status(op, op.pool, op.exit_name, {
-      offer_jetton_wallet: addr(op.offer.router_wallet) ?? "",
-      offer_jetton_amount: dec(op.amount_in),
-      ask_jetton_wallet: addr(op.ask.router_wallet) ?? "",
-      ask_jetton_amount: dec(op.amount_out ?? 0n),
-      is_reversed: false,
-      ...refFields,
-    }),
+    status: status(op, op.pool, result.exit, result.fields),
   });
 }
 
+/**
+ * The pool's answer to an LpAccount's `cb_add_liquidity` (api.md §6.6): `mint_lp_ok` with the LP minted,
+ * or `add_liquidity_ok` with the amounts the LpAccount forwarded when no mint is known.
+ */
 function mintEffect(m: LiquidityMint) {
-  const exit = m.lp_amount === null ? "add_liquidity_ok" : "mint_lp_ok";
+  const minted = m.lp_amount !== null;
   return {
     "@type": "cb_add_liquidity",
-    status: status(m, m.pool, exit, {
-      lp_out: dec(m.lp_amount ?? 0n),
-      amount0_out: dec(m.amount0),
-      amount1_out: dec(m.amount1),
-    }),
+    status: minted
+      ? status(m, m.pool, "mint_lp_ok", { lp_out: dec(m.lp_amount ?? 0n) })
+      : status(m, m.pool, "add_liquidity_ok", { amount0_out: dec(m.amount0), amount1_out: dec(m.amount1) }),
   };
 }
 
+/** A failed liquidity or vault action: the contract refused the message and it bounced (api.md §6.6). */
+const BOUNCE = "bounce";
+
 function provideAction(op: LiquidityProvide, mints: readonly LiquidityMint[]): ActionDto {
   const mint = mints.find((m) => m.pool === op.pool && m.query_id === op.query_id);
+  // The pool forwarded the deposit to the LpAccount (classifier exit "ok"): `provide_liquidity_ok`.
+  const ok = op.success === true && op.exit_name === "ok";
   return compact({
     "@type": "provide_liquidity",
     contract_major_version: op.dex,
@@ -99,7 +138,13 @@ function provideAction(op: LiquidityProvide, mints: readonly LiquidityMint[]): A
       router_wallet_address: addr(op.asset1.router_wallet),
       min_lp_out: op.min_lp_out === null ? undefined : dec(op.min_lp_out),
     }) as Payload,
-    status: status(op, op.pool, op.exit_name, { amount0_out: dec(op.amount0), amount1_out: dec(op.amount1) }),
+    status: ok
+      ? status(op, op.pool, "provide_liquidity_ok", {
+          amount0_out: dec(op.amount0),
+          amount1_out: dec(op.amount1),
+          min_lp_out: op.min_lp_out === null ? undefined : dec(op.min_lp_out),
+        })
+      : status(op, op.pool, op.exit_name, {}),
     effects: mint ? [mintEffect(mint)] : undefined,
   });
 }
@@ -107,6 +152,28 @@ function provideAction(op: LiquidityProvide, mints: readonly LiquidityMint[]): A
 function withdrawAction(op: LiquidityWithdraw): ActionDto {
   const burn = op.kind === "burn";
   const opcode = burn ? JETTON_OP.burn : op.dex === "v1" ? STONFI_V1_OP.refund_me : STONFI_V2_OP.refund_me;
+  const result: { exit: string; fields: Fields } =
+    op.success === false
+      ? { exit: BOUNCE, fields: {} }
+      : burn
+        ? {
+            exit: "burn_ok",
+            fields: {
+              from_address: addr(op.owner),
+              amount0_out: dec(op.amount0),
+              amount1_out: dec(op.amount1),
+            },
+          }
+        : {
+            exit: "refund_ok",
+            fields: {
+              user_address: addr(op.owner),
+              amount0_out: dec(op.amount0),
+              router_jetton0_address: addr(op.asset0.router_wallet),
+              amount1_out: dec(op.amount1),
+              router_jetton1_address: addr(op.asset1.router_wallet),
+            },
+          };
   return compact({
     "@type": burn ? "jetton_burn" : "refund_liquidity",
     contract_major_version: op.dex,
@@ -116,25 +183,25 @@ function withdrawAction(op: LiquidityWithdraw): ActionDto {
       query_id: u64(op.query_id),
       amount: op.lp_amount === null ? undefined : dec(op.lp_amount),
     }) as Payload,
-    status: status(op, op.pool, burn ? "burn_ok" : "refund_ok", {
-      [burn ? "from_address" : "user_address"]: addr(op.owner) ?? "",
-      amount0_out: dec(op.amount0),
-      amount1_out: dec(op.amount1),
-    }),
+    status: status(op, op.pool, result.exit, result.fields),
   });
 }
 
+/** `token_address` is what the vault's `vault_pay_to` names: the router's jetton wallet of the fee token. */
 function vaultAction(op: VaultWithdrawal): ActionDto {
   return {
     "@type": "withdraw_fee",
     contract_major_version: "v2",
     destination: friendly(op.vault),
     tx_payload: { opcode: STONFI_V2_VAULT_OP.withdraw_fee, query_id: u64(op.query_id) },
-    status: status(op, op.vault, "ok", {
-      amount_out: dec(op.amount),
-      token_address: addr(op.asset.master) ?? "",
-      to_address: addr(op.owner) ?? "",
-    }),
+    status:
+      op.success === false
+        ? status(op, op.vault, BOUNCE, {})
+        : status(op, op.vault, "ok", {
+            amount_out: dec(op.amount),
+            token_address: addr(op.asset.router_wallet),
+            to_address: addr(op.owner),
+          }),
   };
 }
 
