@@ -1,6 +1,8 @@
 /**
  * Wiring of the embedded pipeline (DESIGN.md "Data flow"): source → in-process bus → processor core →
- * ClickHouse facts (+ hot cache). bin/ is the only place that knows every stage.
+ * ClickHouse facts (+ hot cache). bin/ is the only place that knows every stage; it builds the adapters
+ * and the core, and runs the two stage runtimes: ingest/loop.ts (source → bus) and processors/run.ts
+ * (bus → core → store → commit).
  *
  * Lifecycle: the cursor stored with the facts says which blocks are done; the source resumes after it.
  * A finite source (a replay, a devnet run with DEVNET_BLOCKS) ends with a flush that releases the
@@ -9,8 +11,7 @@
  */
 import { join } from "node:path";
 import { createMemoryBus } from "../infra/bus/memory.ts";
-import { rawTransactionsTopic } from "../infra/bus/topics.ts";
-import type { Batch, Bus } from "../infra/bus/types.ts";
+import type { Bus } from "../infra/bus/types.ts";
 import { createMemoryCache } from "../infra/cache/memory.ts";
 import { type CacheNamespace, cacheNamespace } from "../infra/cache/types.ts";
 import { stringifyJson } from "../infra/json.ts";
@@ -18,7 +19,7 @@ import type { Logger } from "../infra/log.ts";
 import type { Metrics } from "../infra/metrics.ts";
 import { openStore, type Store } from "../infra/store/client.ts";
 import { latestPoolStates, selectFacts } from "../infra/store/facts-reader.ts";
-import { DEFAULT_CONSUMER, readCursor, writeBatch } from "../infra/store/facts-writer.ts";
+import { readCursor, writeBatch } from "../infra/store/facts-writer.ts";
 import { migrate } from "../infra/store/migrate.ts";
 import { createDevnetSource } from "../ingest/devnet/source.ts";
 import { runIngest } from "../ingest/loop.ts";
@@ -27,9 +28,8 @@ import type { Source, SourceBlock } from "../ingest/source.ts";
 import { ProcessorCore } from "../processors/core/index.ts";
 import { PoolTracker } from "../processors/core/pool-state.ts";
 import { chainStateLookups } from "../processors/lookups.ts";
-import { batchHandler, type ProcessorShell } from "../processors/shell.ts";
+import { runProcessor } from "../processors/run.ts";
 import { type PoolStateRow, poolStates as poolStatesTable } from "../schemas/facts.ts";
-import type { RawTransaction, RejectedRecord } from "../schemas/raw-transaction.ts";
 import type { Config } from "./config.ts";
 
 export type PipelineDeps = {
@@ -73,8 +73,6 @@ export function sourceOf(config: Config): Source {
       throw new Error("SOURCE=mainnet is not available in this build yet; use devnet or replay");
   }
 }
-
-type Value = RawTransaction | RejectedRecord;
 
 export async function startPipeline(config: Config, deps: PipelineDeps): Promise<Pipeline> {
   const { logger, metrics } = deps;
@@ -130,35 +128,15 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
     await writeBatch(store, rows, position);
     dataVersion++;
   };
-  let processedMc = after;
-  const shell: ProcessorShell<Batch<Value>> = {
-    async core(batch) {
-      const values = batch.records.map((r) => r.value);
-      const { rows, poolReports } = await core.process(values);
-      for (const r of poolReports) {
-        metrics.poolReports.inc({ kind: r.kind });
-        // A pool whose state is unknown (active before the first transaction seen) is normal without chain
-        // access: counted, not a warning. A failed check means the model and the chain disagree.
-        if (r.kind === "unknown_pool") logger.debug({ report: r }, "pool state unknown");
-        else logger.warn({ report: r }, "pool state check failed");
-      }
-      for (const v of values) processedMc = Math.max(processedMc, v.mc_seqno ?? 0);
-      return rows;
-    },
-    position: (batch) => ({
-      consumer: DEFAULT_CONSUMER,
-      partition_id: batch.partition,
-      mc_seqno: core.resumeAfter(),
-      next_offset: batch.nextOffset,
-    }),
-    size: (batch) => batch.records.length,
+  const processor = runProcessor({
+    bus,
+    core,
     write,
     poolStates,
+    maxBatchRecords: config.batchMaxRecords,
+    maxBatchMs: config.batchMaxMs,
+    after,
     ctx: { logger, metrics },
-  };
-  const consumer = bus.consume(rawTransactionsTopic, DEFAULT_CONSUMER, batchHandler(shell), {
-    maxBatch: config.batchMaxRecords,
-    maxWaitMs: config.batchMaxMs,
   });
   const abort = new AbortController();
   const run = async (): Promise<PipelineResult> => {
@@ -171,24 +149,14 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
         metrics.setSourceHead(b.mc_seqno);
         deps.onBlock?.(b);
       },
+    }).catch(async (error: unknown) => {
+      await processor.stop();
+      throw error;
     });
     const finished = !abort.signal.aborted;
-    if (finished) {
-      while (processedMc < ingest.lastMcSeqno) await Promise.race([consumer.done, sleep(20)]);
-    }
-    await consumer.stop();
-    await consumer.done;
-    if (finished) {
-      const { rows } = await core.process([], true);
-      const position = {
-        consumer: DEFAULT_CONSUMER,
-        partition_id: 0,
-        mc_seqno: ingest.lastMcSeqno,
-        next_offset: 0n,
-      };
-      await write(rows, position);
-      logger.info({ lastMcSeqno: ingest.lastMcSeqno }, "source finished; window flushed");
-    }
+    if (finished) await processor.finish(ingest.lastMcSeqno);
+    else await processor.stop();
+    await processor.done;
     return {
       blocks: ingest.blocks,
       transactions: ingest.transactions,
@@ -209,5 +177,3 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
     },
   };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

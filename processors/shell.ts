@@ -3,12 +3,10 @@
  * with ONE insert per table plus the cursor, refresh the hot cache, and only then let the batch be
  * committed. The core never sees the bus, the store or the clock; the shell never decodes anything.
  *
- * Two drivers share `prepareBatch` (core) and `sinkBatch` (store, cache, metrics):
- * - `batchHandler(shell)` for `bus.consume(...)`, a staged handler: the bus commits when the sink resolves,
- *   and prepares the next batch meanwhile;
- * - `runProcessor({ batches, commit, ... })` for any async iterable of batches with an explicit commit.
+ * `batchHandler(shell)` is the staged handler for `bus.consume(...)`: `prepareBatch` (core) then
+ * `sinkBatch` (store, cache, metrics); the bus commits when the sink resolves, and prepares the next batch
+ * meanwhile. The runtime around it (lifecycle, end of input) is ./run.ts.
  */
-import type { Batch } from "../infra/bus/types.ts";
 import type { CacheNamespace } from "../infra/cache/types.ts";
 import { errorMessage } from "../infra/errors.ts";
 import type { Logger } from "../infra/log.ts";
@@ -16,7 +14,6 @@ import type { Metrics } from "../infra/metrics.ts";
 import { RETRY_DEFAULTS, type RetryOptions, retry } from "../infra/retry.ts";
 import type { CursorPosition } from "../infra/store/facts-writer.ts";
 import type { FactRows, FactTableName, PoolStateRow } from "../schemas/facts.ts";
-import type { RawTransaction, RejectedRecord } from "../schemas/raw-transaction.ts";
 
 /** The `Common`-style context passed explicitly (no module singletons). */
 export type ProcessorContext = {
@@ -39,22 +36,6 @@ export type ProcessorShell<B> = {
   readonly retry?: Omit<RetryOptions, "onRetry">;
   readonly ctx: ProcessorContext;
 };
-
-/**
- * Cursor of a bus batch of raw transactions: the highest mc_seqno in it and the partition's next offset.
- * A block's transactions may continue in the next batch, so a restart resumes from that mc_seqno
- * inclusive; writes are idempotent, so reading a block twice is harmless.
- */
-export function rawBatchPosition(
-  consumer: string,
-): (batch: Batch<RawTransaction | RejectedRecord>) => CursorPosition {
-  return (batch) => ({
-    consumer,
-    partition_id: batch.partition,
-    mc_seqno: batch.records.reduce((max, r) => Math.max(max, r.value.mc_seqno ?? 0), 0),
-    next_offset: batch.nextOffset,
-  });
-}
 
 /** The highest-lt state of each pool in the rows. */
 export function latestStatePerPool(rows: readonly PoolStateRow[]): Map<string, PoolStateRow> {
@@ -108,11 +89,6 @@ export async function sinkBatch<B>(
   prepared.endTimer();
 }
 
-/** Core → write → cache → metrics, one batch. Throws if the write finally fails. */
-export async function handleBatch<B>(shell: ProcessorShell<B>, batch: B): Promise<void> {
-  await sinkBatch(shell, batch, await prepareBatch(shell, batch));
-}
-
 /** The cache is an optimisation over the store: a failure is logged and counted, never fatal. */
 async function cachePoolStates(
   cache: CacheNamespace<PoolStateRow>,
@@ -143,25 +119,4 @@ export function batchHandler<B>(shell: ProcessorShell<B>): {
     prepare: (batch) => prepareBatch(shell, batch),
     sink: (batch, prepared) => sinkBatch(shell, batch, prepared),
   };
-}
-
-export type RunProcessorOptions<B> = ProcessorShell<B> & {
-  readonly batches: AsyncIterable<B>;
-  /** Acknowledges the batch to its source, after its facts are stored. */
-  readonly commit: (batch: B) => Promise<void>;
-  /** Stops between batches (the batch in flight finishes and commits). */
-  readonly signal?: AbortSignal;
-};
-
-/** Drives the shell over an iterable: handle, then commit, one batch at a time. Returns batches done. */
-export async function runProcessor<B>(options: RunProcessorOptions<B>): Promise<number> {
-  let done = 0;
-  for await (const batch of options.batches) {
-    if (options.signal?.aborted) break;
-    await handleBatch(options, batch);
-    await options.commit(batch);
-    done++;
-    if (options.signal?.aborted) break;
-  }
-  return done;
 }

@@ -18,9 +18,10 @@ import { createLogger } from "../../infra/log.ts";
 import { createMetrics, renderMetrics } from "../../infra/metrics.ts";
 import { openStore } from "../../infra/store/client.ts";
 import { countFacts, selectFacts } from "../../infra/store/facts-reader.ts";
+import type { CursorPosition } from "../../infra/store/facts-writer.ts";
 import { readCursor, writeBatch } from "../../infra/store/facts-writer.ts";
 import { migrate } from "../../infra/store/migrate.ts";
-import { batchHandler, type ProcessorShell, rawBatchPosition } from "../../processors/shell.ts";
+import { batchHandler, type ProcessorShell } from "../../processors/shell.ts";
 import { type FactRows, type PoolStateRow, poolStates } from "../../schemas/facts.ts";
 import {
   isRejected,
@@ -48,6 +49,18 @@ function rawTx(i: number): RawTransaction {
     in_msg: null,
     out_msgs: [],
   };
+}
+
+/** Cursor of a batch: its highest mc_seqno (inclusive on restart; writes are idempotent) and next offset. */
+function rawBatchPosition(
+  consumer: string,
+): (batch: Batch<RawTransaction | RejectedRecord>) => CursorPosition {
+  return (batch) => ({
+    consumer,
+    partition_id: batch.partition,
+    mc_seqno: batch.records.reduce((max, r) => Math.max(max, r.value.mc_seqno ?? 0), 0),
+    next_offset: batch.nextOffset,
+  });
 }
 
 /** A stand-in pure core: every tx becomes a transaction row; every pool tx a pool state. */

@@ -1,0 +1,155 @@
+/**
+ * The processor runtime, in one place (DESIGN.md "Processors"; squid's `run(src, db, handler)`):
+ *
+ *   bus (raw-transactions topic) ──► core (pure: records → fact rows) ──► sink (one write: facts + cursor,
+ *                                                                          then hot cache, metrics) ──► commit
+ *
+ * `runProcessor` consumes the topic with a staged handler (./shell.ts): the core prepares batch N + 1
+ * while batch N's facts are written; the bus commits a batch once its facts and cursor are stored.
+ * bin/ builds the adapters (bus, store, cache) and the core, and calls this; nothing here knows the source.
+ *
+ * Partitioning contract (processors/README.md): one runtime reads partition 0 of the topic and nothing
+ * else. The trace window needs every transaction of a trace, and a pool's transactions in lt order, in
+ * one ordered stream; records are keyed by account, so a second partition would split traces. A batch
+ * from another partition fails the run (never silently mis-classified).
+ *
+ * Lifecycle: `stop()` ends after the batch in flight (the window is not flushed: the next start re-reads
+ * from the stored cursor and rebuilds it). `finish(lastMcSeqno)` is for a finite input: it waits until
+ * every block up to `lastMcSeqno` went through the core, stops, then flushes the window (releasing the
+ * operations still waiting for later transactions) and stores the flush with the final cursor.
+ */
+import { rawTransactionsTopic } from "../infra/bus/topics.ts";
+import type { Batch, Bus } from "../infra/bus/types.ts";
+import type { CacheNamespace } from "../infra/cache/types.ts";
+import { NonRetryableError } from "../infra/errors.ts";
+import { type CursorPosition, DEFAULT_CONSUMER } from "../infra/store/facts-writer.ts";
+import type { FactRows, PoolStateRow } from "../schemas/facts.ts";
+import type { RawTransaction, RejectedRecord } from "../schemas/raw-transaction.ts";
+import type { CoreResult } from "./core/index.ts";
+import { batchHandler, type ProcessorContext, type ProcessorShell } from "./shell.ts";
+
+type Value = RawTransaction | RejectedRecord;
+
+/** The partition one runtime reads (the partitioning contract above). */
+export const PROCESSOR_PARTITION = 0;
+
+/** What the runtime needs of `ProcessorCore` (tests may pass a stand-in). */
+export type Core = {
+  process(records: readonly Value[], flush?: boolean): Promise<CoreResult>;
+  /** The mc_seqno a restart resumes after, given what the core has seen (stored as the cursor). */
+  resumeAfter(): number;
+};
+
+export type ProcessorRunOptions = {
+  readonly bus: Bus;
+  readonly core: Core;
+  /** Stores the rows and the cursor in one batch (`writeBatch(store, rows, position)`). */
+  readonly write: (rows: FactRows, position: CursorPosition) => Promise<unknown>;
+  /** Latest pool state per pool goes here after each write (the API simulates from it). */
+  readonly poolStates?: CacheNamespace<PoolStateRow>;
+  readonly maxBatchRecords: number;
+  readonly maxBatchMs: number;
+  /** The stored cursor the run starts after (blocks up to it count as processed). */
+  readonly after: number;
+  readonly group?: string;
+  readonly ctx: ProcessorContext;
+};
+
+export type ProcessorRun = {
+  /** Settles when the run ends (after `stop()` or `finish()`); rejects when a batch failed for good. */
+  readonly done: Promise<void>;
+  /** Stops after the batch in flight (written and committed); the window is left for the next start. */
+  stop(): Promise<void>;
+  /** The input ended with block `lastMcSeqno`: process everything up to it, then flush the window. */
+  finish(lastMcSeqno: number): Promise<void>;
+};
+
+export function runProcessor(options: ProcessorRunOptions): ProcessorRun {
+  const { bus, core, ctx } = options;
+  const group = options.group ?? DEFAULT_CONSUMER;
+  const processed = progress(options.after);
+  const shell: ProcessorShell<Batch<Value>> = {
+    async core(batch) {
+      if (batch.partition !== PROCESSOR_PARTITION) {
+        throw new NonRetryableError(
+          `the processor reads one partition (whole traces in one window); got a batch of partition ${batch.partition}`,
+        );
+      }
+      const values = batch.records.map((r) => r.value);
+      const { rows, poolReports } = await core.process(values);
+      for (const r of poolReports) {
+        ctx.metrics.poolReports.inc({ kind: r.kind });
+        // A pool whose state is unknown (active before the first transaction seen) is normal without chain
+        // access: counted, not a warning. A failed check means the model and the chain disagree.
+        if (r.kind === "unknown_pool") ctx.logger.debug({ report: r }, "pool state unknown");
+        else ctx.logger.warn({ report: r }, "pool state check failed");
+      }
+      processed.advance(values.reduce((max, v) => Math.max(max, v.mc_seqno ?? 0), 0));
+      return rows;
+    },
+    position: (batch) => cursorAt(group, batch.partition, core.resumeAfter(), batch.nextOffset),
+    size: (batch) => batch.records.length,
+    write: options.write,
+    ...(options.poolStates !== undefined ? { poolStates: options.poolStates } : {}),
+    ctx,
+  };
+  const consumer = bus.consume(rawTransactionsTopic, group, batchHandler(shell), {
+    maxBatch: options.maxBatchRecords,
+    maxWaitMs: options.maxBatchMs,
+  });
+  let requestEnd: (flushAt: number | null) => void = () => {};
+  const endRequested = new Promise<number | null>((resolve) => {
+    requestEnd = resolve;
+  });
+  const done = (async () => {
+    // A failed batch ends the run before anyone asks (consumer.done rejects).
+    const flushAt = await Promise.race([endRequested, consumer.done.then(() => null)]);
+    if (flushAt !== null) await Promise.race([processed.reached(flushAt), consumer.done]);
+    await consumer.stop();
+    await consumer.done;
+    if (flushAt === null) return;
+    const { rows } = await core.process([], true);
+    await options.write(rows, cursorAt(group, PROCESSOR_PARTITION, flushAt, 0n));
+    ctx.logger.info({ lastMcSeqno: flushAt }, "source finished; window flushed");
+  })();
+  // Callers await `done`; this only keeps an unobserved failure from crashing the process.
+  done.catch(() => {});
+  return {
+    done,
+    stop() {
+      requestEnd(null);
+      return done.catch(() => undefined);
+    },
+    finish(lastMcSeqno) {
+      requestEnd(lastMcSeqno);
+      return done;
+    },
+  };
+}
+
+function cursorAt(consumer: string, partition: number, mcSeqno: number, nextOffset: bigint): CursorPosition {
+  return { consumer, partition_id: partition, mc_seqno: mcSeqno, next_offset: nextOffset };
+}
+
+/** The highest mc_seqno through the core so far, and promises for "at least N". */
+function progress(start: number): { advance(mc: number): void; reached(mc: number): Promise<void> } {
+  let head = start;
+  const waiters: { mc: number; resolve: () => void }[] = [];
+  return {
+    advance(mc) {
+      if (mc <= head) return;
+      head = mc;
+      for (let i = waiters.length - 1; i >= 0; i--) {
+        const w = waiters[i]!;
+        if (w.mc <= head) {
+          waiters.splice(i, 1);
+          w.resolve();
+        }
+      }
+    },
+    reached(mc) {
+      if (mc <= head) return Promise.resolve();
+      return new Promise((resolve) => waiters.push({ mc, resolve }));
+    },
+  };
+}
