@@ -91,6 +91,7 @@ export type PoolRecord = {
   state: PoolState | null;
   /** Logical time of the pool transaction that produced `state`; null with it. */
   stateLt: bigint | null;
+  /** null: not known (the tracked pool states do not carry it; a chain read does; addr_none is the zero address). */
   protocolFeeAddress: RawAddress | null;
   deprecated: boolean;
   stats?: PoolStats;

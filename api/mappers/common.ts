@@ -7,9 +7,6 @@ import { type Ratio, type Rounding, toDecimalString } from "../../dex/amm/index.
 import { boundedMemo } from "../../infra/memo.ts";
 import type { RawAddress } from "../read-model.ts";
 
-/** Stands for addr_none where the wire demands an address (the SDK's HOLE_ADDRESS is the same value). */
-export const HOLE_ADDRESS = "EQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAM9c";
-
 /** The zero address that stands for native TON in the asset catalogue (api.md §4.1). */
 export const TON_RAW: RawAddress = `0:${"0".repeat(64)}`;
 
@@ -17,9 +14,6 @@ export const TON_RAW: RawAddress = `0:${"0".repeat(64)}`;
 export const friendly: (raw: RawAddress) => string = boundedMemo((raw) =>
   Address.parseRaw(raw).toString({ bounceable: true, urlSafe: true, testOnly: false }),
 );
-
-export const friendlyOrHole = (raw: RawAddress | null): string =>
-  raw === null ? HOLE_ADDRESS : friendly(raw);
 
 export const dec = (v: bigint): string => v.toString();
 

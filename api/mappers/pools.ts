@@ -2,12 +2,13 @@
  * PoolInfo DTO (api.md §4.3). Fees are integer basis points; type parameters only where the type has them.
  * What the service does not know is null, never "0": the reserves, fees and LP supply of a pool whose state
  * is unknown (active before the first transaction indexed, without chain access), its router or tokens
- * while no operation revealed them.
+ * while no operation revealed them, its protocol fee address unless read from the pool's data (the pool
+ * states the processors track do not carry it).
  */
 import type { PoolInfoDto } from "../../schemas/api/objects.ts";
 import type { PoolView } from "../queries/pools.ts";
 import type { PoolRecord } from "../read-model.ts";
-import { compact, dec, decOrNull, friendly, friendlyOrHole } from "./common.ts";
+import { compact, dec, decOrNull, friendly } from "./common.ts";
 
 function typeParams(p: PoolRecord) {
   if (p.state === null) return {};
@@ -50,7 +51,7 @@ export function poolDto(view: PoolView | PoolRecord): PoolInfoDto {
     lp_fee: decOrNull(s?.lpFeeBps ?? null),
     protocol_fee: decOrNull(s?.protocolFeeBps ?? null),
     ref_fee: decOrNull(s?.refFeeBps ?? null),
-    protocol_fee_address: friendlyOrHole(p.protocolFeeAddress),
+    protocol_fee_address: friendlyOrNull(p.protocolFeeAddress),
     collected_token0_protocol_fee: decOrNull(s?.collectedProtocolFee0 ?? null),
     collected_token1_protocol_fee: decOrNull(s?.collectedProtocolFee1 ?? null),
     deprecated: p.deprecated,

@@ -6,8 +6,14 @@
  * address is unknown (404), never "retry later" (503 is for a configured service that is down).
  */
 import { Address } from "@ton/core";
-import { dexVersionOf, type PoolState, type PoolType, poolState } from "../../dex/amm/index.ts";
-import { ChainStateError, type V1PoolData, type V2PoolData } from "../../dex/chain-state.ts";
+import { dexVersionOf, type PoolState } from "../../dex/amm/index.ts";
+import {
+  ChainStateError,
+  type V1PoolData,
+  type V2PoolData,
+  v1PoolState,
+  v2PoolState,
+} from "../../dex/chain-state.ts";
 import { ChainUnavailableError } from "../../dex/chain-state-unavailable.ts";
 import { toRawAddress } from "../../schemas/api/wire.ts";
 import type { ApiDeps } from "../deps.ts";
@@ -52,58 +58,19 @@ async function assetOfWallet(
   return data ? toRawAddress(data.master) : null;
 }
 
-const V2_TYPES: Record<V2PoolData["poolType"], PoolType> = {
-  constant_product: "v2_constant_product",
-  constant_sum: "v2_constant_sum",
-  stableswap: "v2_stableswap",
-  weighted_const_product: "v2_weighted_const_product",
-  weighted_stableswap: "v2_weighted_stableswap",
-};
-
-function v2State(d: V2PoolData): PoolState {
-  return poolState({
-    type: V2_TYPES[d.poolType],
-    reserve0: d.reserve0,
-    reserve1: d.reserve1,
-    lpSupply: d.totalSupplyLp,
-    lpFeeBps: BigInt(d.lpFee),
-    protocolFeeBps: BigInt(d.protocolFee),
-    collectedProtocolFee0: d.collectedToken0ProtocolFee,
-    collectedProtocolFee1: d.collectedToken1ProtocolFee,
-    isLocked: d.isLocked,
-    amp: d.amp ?? 0n,
-    rate: d.rate ?? 0n,
-    w0: d.w0 ?? 0n,
-  });
-}
-
-function v1State(d: V1PoolData, lpSupply: bigint): PoolState {
-  return poolState({
-    type: "v1_constant_product",
-    reserve0: d.reserve0,
-    reserve1: d.reserve1,
-    lpSupply,
-    lpFeeBps: BigInt(d.lpFee),
-    protocolFeeBps: BigInt(d.protocolFee),
-    refFeeBps: BigInt(d.refFee),
-    collectedProtocolFee0: d.collectedToken0ProtocolFee,
-    collectedProtocolFee1: d.collectedToken1ProtocolFee,
-  });
-}
-
 type ChainPool = { data: V1PoolData | V2PoolData; state: PoolState; router: RouterRecord | null };
 
 async function readChainPool(deps: ApiDeps, pool: Address): Promise<ChainPool | null> {
   const v2 = await orNull(() => deps.chain.getV2PoolData(pool));
   if (v2 !== null) {
-    return { data: v2, state: v2State(v2), router: await deps.data.getRouter(toRawAddress(v2.router)) };
+    return { data: v2, state: v2PoolState(v2), router: await deps.data.getRouter(toRawAddress(v2.router)) };
   }
   const v1 = await orNull(() => deps.chain.getV1PoolData(pool));
   if (v1 === null) return null;
   const lp = await orNull(() => deps.chain.getJettonData(pool));
   // v1 has a single router; its pools do not name it in get_pool_data.
   const router = (await deps.data.listRouters()).find((r) => r.majorVersion === 1) ?? null;
-  return lp === null ? null : { data: v1, state: v1State(v1, lp.totalSupply), router };
+  return lp === null ? null : { data: v1, state: v1PoolState(v1, lp.totalSupply), router };
 }
 
 export async function poolFromChain(deps: ApiDeps, address: RawAddress): Promise<PoolRecord | null> {
@@ -124,7 +91,8 @@ export async function poolFromChain(deps: ApiDeps, address: RawAddress): Promise
     token1Wallet: toRawAddress(data.token1Wallet),
     state,
     stateLt: 0n,
-    protocolFeeAddress: data.protocolFeeAddress ? toRawAddress(data.protocolFeeAddress) : null,
+    // addr_none in the pool data is stated, not unknown: the zero address (HOLE on the wire).
+    protocolFeeAddress: data.protocolFeeAddress ? toRawAddress(data.protocolFeeAddress) : TON_RAW,
     deprecated: false,
   };
 }

@@ -113,7 +113,7 @@ export const poolInfo = z
     lp_fee: decimalOut.nullable(),
     protocol_fee: decimalOut.nullable(),
     ref_fee: decimalOut.nullable(),
-    protocol_fee_address: addressOut,
+    protocol_fee_address: addressOut.nullable(),
     collected_token0_protocol_fee: decimalOut.nullable(),
     collected_token1_protocol_fee: decimalOut.nullable(),
     deprecated: z.boolean(),

@@ -123,7 +123,7 @@ const SQL: Record<Selection, string> = {
 };
 
 /**
- * Not in the facts: the protocol fee address (a get-method value; the wire shows addr_none), the
+ * Not in the facts: the protocol fee address (a get-method value: null, unknown), the
  * deprecated flag and the USD statistics.
  */
 function toPool(r: z.infer<typeof poolRow>): PoolRecord {
