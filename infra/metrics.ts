@@ -4,6 +4,7 @@
  * The API serves `renderMetrics(metrics)` at /metrics.
  */
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { directoryBytes } from "./disk.ts";
 
 export type Metrics = {
   readonly registry: Registry;
@@ -18,8 +19,6 @@ export type Metrics = {
   readonly cacheErrors: Counter;
   /** Pool tracker reports by kind: `unknown_pool` (a pool first seen with an unknown state), `mismatch`, `unrecognised`. */
   readonly poolReports: Counter<"kind">;
-  readonly stageItems: Counter<"stage">;
-  readonly stageSeconds: Counter<"stage">;
   /** Chain API (toncenter) HTTP attempts by endpoint and outcome (status code, "timeout", "network"). */
   readonly apiRequests: Counter<"endpoint" | "outcome">;
   /** Chain API attempts retried, by endpoint and the failed outcome. */
@@ -37,6 +36,8 @@ export type MetricsOptions = {
   readonly prefix?: string;
   /** Also collect Node process metrics (CPU, memory, event loop); off in tests. */
   readonly defaultMetrics?: boolean;
+  /** DATA_DIR: its disk usage is measured on every scrape (`data_dir_bytes`). */
+  readonly dataDir?: string;
 };
 
 /** Reason texts carry numbers and addresses; a label keeps only their shape, and at most this many. */
@@ -79,6 +80,18 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       if (head !== null && low !== null) this.set(Math.max(0, head - low));
     },
   });
+
+  const dataDir = options.dataDir;
+  if (dataDir !== undefined) {
+    new Gauge({
+      name: `${prefix}data_dir_bytes`,
+      help: "Disk space used under DATA_DIR (allocated blocks, as du counts them), measured at each scrape",
+      registers,
+      async collect() {
+        this.set(await directoryBytes(dataDir));
+      },
+    });
+  }
 
   const unknownMessages = new Counter({
     name: `${prefix}unknown_messages_total`,
@@ -131,18 +144,6 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       help: "Hot cache operations that failed (the store stays the source of truth)",
       registers,
     }),
-    stageItems: new Counter({
-      name: `${prefix}stage_items_total`,
-      help: "Items emitted by a pipeline stage",
-      labelNames: ["stage"],
-      registers,
-    }),
-    stageSeconds: new Counter({
-      name: `${prefix}stage_seconds_total`,
-      help: "Time spent waiting on a pipeline stage for its items",
-      labelNames: ["stage"],
-      registers,
-    }),
     apiRequests: new Counter({
       name: `${prefix}api_requests_total`,
       help: "Chain API (toncenter) HTTP attempts, by endpoint and outcome",
@@ -186,15 +187,4 @@ export function reasonLabel(reason: string, seen: Set<string>): string {
 
 export async function renderMetrics(metrics: Metrics): Promise<{ contentType: string; body: string }> {
   return { contentType: metrics.registry.contentType, body: await metrics.registry.metrics() };
-}
-
-/** Adapts the stage counters to `withMetrics` (processors/stages.ts), structurally. */
-export function stageObserver(metrics: Metrics): {
-  items(stage: string, count: number): void;
-  seconds(stage: string, seconds: number): void;
-} {
-  return {
-    items: (stage, count) => metrics.stageItems.inc({ stage }, count),
-    seconds: (stage, seconds) => metrics.stageSeconds.inc({ stage }, seconds),
-  };
 }

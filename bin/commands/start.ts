@@ -32,7 +32,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw error;
   }
   const logger = createLogger({ level: config.logLevel, name: "tondex" });
-  const metrics = createMetrics({ defaultMetrics: true });
+  const metrics = createMetrics({ defaultMetrics: true, dataDir: config.dataDir });
   useNativeSha256();
   useTonCoreSpeedups();
   if (config.source === "devnet") useDevnetGcTuning();

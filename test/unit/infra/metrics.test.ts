@@ -1,5 +1,8 @@
+import { linkSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import test from "ava";
-import { createMetrics, reasonLabel, renderMetrics, stageObserver } from "../../../infra/metrics.ts";
+import { createMetrics, reasonLabel, renderMetrics } from "../../../infra/metrics.ts";
 
 test("each createMetrics has its own registry with the pipeline metrics", async (t) => {
   const a = createMetrics();
@@ -44,13 +47,22 @@ test("unknown-message reasons become bounded labels", async (t) => {
   );
 });
 
-test("stage observations land in the stage counters", async (t) => {
-  const m = createMetrics();
-  const observer = stageObserver(m);
-  observer.items("batchBy", 3);
-  observer.items("batchBy", 2);
-  observer.seconds("batchBy", 0.25);
-  const body = (await renderMetrics(m)).body;
-  t.regex(body, /^tondex_stage_items_total\{stage="batchBy"\} 5$/m);
-  t.regex(body, /^tondex_stage_seconds_total\{stage="batchBy"\} 0.25$/m);
+test("data_dir_bytes counts the disk space under DATA_DIR at each scrape, like du", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "tondex-metrics-"));
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const m = createMetrics({ dataDir: dir });
+  const bytes = async () => {
+    const line = (await renderMetrics(m)).body.match(/^tondex_data_dir_bytes (\d+)$/m);
+    return Number(line?.[1]);
+  };
+  const empty = await bytes();
+  t.is(empty, statSync(dir).blocks * 512);
+  mkdirSync(join(dir, "clickhouse"));
+  writeFileSync(join(dir, "clickhouse", "part.bin"), Buffer.alloc(100_000, 1));
+  linkSync(join(dir, "clickhouse", "part.bin"), join(dir, "clickhouse", "hardlink.bin"));
+  const file = statSync(join(dir, "clickhouse", "part.bin")).blocks * 512;
+  t.true(file >= 100_000);
+  // A hard-linked part (ClickHouse snapshots its parts this way) occupies its blocks once.
+  t.is(await bytes(), empty + statSync(join(dir, "clickhouse")).blocks * 512 + file);
+  t.notRegex((await renderMetrics(createMetrics())).body, /data_dir_bytes/);
 });
