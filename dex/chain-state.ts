@@ -6,7 +6,12 @@
  */
 
 import { type Address, beginCell, type Cell, type TupleItem, TupleReader } from "@ton/core";
-import { type PoolState, type PoolType, poolState } from "./amm/types.ts";
+import {
+  isV2ContractPoolType,
+  V2_CONTRACT_POOL_TYPES,
+  type V2ContractPoolType,
+} from "../schemas/pool-types.ts";
+import { type PoolState, poolState } from "./amm/types.ts";
 
 /** Exit code a liteserver-style runner reports for an account that is missing or has no code. */
 export const ACCOUNT_NOT_ACTIVE = -13;
@@ -67,12 +72,8 @@ export type V1PoolData = {
   collectedToken1ProtocolFee: bigint;
 };
 
-export type V2PoolType =
-  | "constant_product"
-  | "constant_sum"
-  | "stableswap"
-  | "weighted_const_product"
-  | "weighted_stableswap";
+/** A v2 pool type as the contracts name it (`get_pool_type`). */
+export type V2PoolType = V2ContractPoolType;
 
 export type V2PoolData = {
   poolType: V2PoolType;
@@ -118,14 +119,6 @@ export type ChainState = {
   getLpAccountData(lpAccount: Address): Promise<LpAccountData | null>;
   getVaultData(vault: Address): Promise<VaultData | null>;
 };
-
-const V2_POOL_TYPES: readonly V2PoolType[] = [
-  "constant_product",
-  "constant_sum",
-  "stableswap",
-  "weighted_const_product",
-  "weighted_stableswap",
-];
 
 export function addressArg(address: Address): TupleItem {
   return { type: "slice", cell: beginCell().storeAddress(address).endCell() };
@@ -238,10 +231,10 @@ export function createChainState(runner: GetMethodRunner): ChainState {
     async getV2PoolData(pool) {
       const type = await optional(pool, "get_pool_type", readString);
       if (type === null) return null;
-      if (!(V2_POOL_TYPES as readonly string[]).includes(type)) {
+      if (!isV2ContractPoolType(type)) {
         throw new ChainStateError(pool, "get_pool_type", 0, `unknown pool type '${type}'`);
       }
-      const poolType = type as V2PoolType;
+      const poolType = type;
       return optional(pool, "get_pool_data", (r) => {
         const common: V2PoolData = {
           poolType,
@@ -291,14 +284,6 @@ export function createChainState(runner: GetMethodRunner): ChainState {
   };
 }
 
-const V2_TYPE_TO_ENGINE = {
-  constant_product: "v2_constant_product",
-  constant_sum: "v2_constant_sum",
-  stableswap: "v2_stableswap",
-  weighted_const_product: "v2_weighted_const_product",
-  weighted_stableswap: "v2_weighted_stableswap",
-} as const satisfies Record<V2PoolType, PoolType>;
-
 /** v1 `get_pool_data` has no LP supply: it comes from the pool's `get_jetton_data`. */
 export function v1PoolState(data: V1PoolData, lpSupply: bigint): PoolState {
   return poolState({
@@ -316,7 +301,7 @@ export function v1PoolState(data: V1PoolData, lpSupply: bigint): PoolState {
 
 export function v2PoolState(data: V2PoolData): PoolState {
   return poolState({
-    type: V2_TYPE_TO_ENGINE[data.poolType],
+    type: V2_CONTRACT_POOL_TYPES[data.poolType],
     reserve0: data.reserve0,
     reserve1: data.reserve1,
     lpSupply: data.totalSupplyLp,

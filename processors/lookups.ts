@@ -4,19 +4,11 @@
  * the core caches them; a failed read is `null` (the fact stays unknown) and is counted, never fatal.
  */
 import { Address } from "@ton/core";
-import type { PoolType } from "../dex/amm/index.ts";
 import type { ChainState } from "../dex/chain-state.ts";
 import { parseTokenMetadata } from "../dex/jetton-metadata.ts";
+import { poolTypeOfV2Name, V2_CONTRACT_POOL_TYPES } from "../schemas/pool-types.ts";
 import { rawOrNull as raw } from "../schemas/ton.ts";
 import type { CoreLookups, RouterInfo } from "./core/index.ts";
-
-const ENGINE_TYPE: Record<string, PoolType> = {
-  constant_product: "v2_constant_product",
-  constant_sum: "v2_constant_sum",
-  stableswap: "v2_stableswap",
-  weighted_const_product: "v2_weighted_const_product",
-  weighted_stableswap: "v2_weighted_stableswap",
-};
 
 export function chainStateLookups(
   state: ChainState | null,
@@ -65,8 +57,8 @@ export function chainStateLookups(
           };
         }
         const [d, v] = [await s.getV2RouterData(address), await s.getRouterVersion(address)];
-        const type = d === null ? undefined : ENGINE_TYPE[d.dexType];
-        if (d === null || v === null || type === undefined) return null;
+        const type = d === null ? null : poolTypeOfV2Name(d.dexType);
+        if (d === null || v === null || type === null) return null;
         return {
           dex,
           pool_type: type,
@@ -82,7 +74,7 @@ export function chainStateLookups(
     poolType: async (pool) =>
       (await safe(`pool ${pool}`, async (s) => {
         const d = await s.getV2PoolData(Address.parseRaw(pool));
-        return d === null ? null : (ENGINE_TYPE[d.poolType] ?? null);
+        return d === null ? null : V2_CONTRACT_POOL_TYPES[d.poolType];
       })) ?? undefined,
   };
 }

@@ -4,16 +4,10 @@
  * Parsing never throws: a malformed case yields the path of the first bad fields.
  */
 import { z } from "zod";
+import { POOL_TYPES } from "./pool-types.ts";
 
 const uint = z.string().regex(/^\d+$/, "expected a decimal integer string");
-const poolType = z.enum([
-  "v1_constant_product",
-  "v2_constant_product",
-  "v2_stableswap",
-  "v2_weighted_const_product",
-  "v2_weighted_stableswap",
-  "v2_constant_sum",
-]);
+const poolType = z.enum(POOL_TYPES);
 
 export const ammParams = z.object({
   reserve0: uint,

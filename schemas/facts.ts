@@ -8,6 +8,7 @@
  * written, and also accepts an in-memory row, so producers can validate what they emit.
  */
 import { z } from "zod";
+import { DEX_VERSIONS, POOL_TYPES } from "./pool-types.ts";
 import { ACCOUNT_STATUSES } from "./raw-transaction.ts";
 
 type Column<Z extends z.ZodTypeAny = z.ZodTypeAny> = { readonly ch: string; readonly zod: Z };
@@ -38,15 +39,8 @@ const str = col("String", z.string());
 const bool = col("Bool", z.boolean());
 const strings = col("Array(String)", z.array(z.string()));
 
-export const DEX_VERSIONS = ["v1", "v2"] as const;
-export const POOL_TYPES = [
-  "v1_constant_product",
-  "v2_constant_product",
-  "v2_stableswap",
-  "v2_weighted_const_product",
-  "v2_weighted_stableswap",
-  "v2_constant_sum",
-] as const;
+export { DEX_VERSIONS, POOL_TYPES };
+
 const dex = enumCol(DEX_VERSIONS);
 const poolType = enumCol(POOL_TYPES);
 const assetKind = enumCol(["jetton", "ton"]);

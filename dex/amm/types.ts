@@ -1,14 +1,8 @@
 /** Pool state and the shapes every AMM operation returns. All amounts are raw token units (bigint). */
 
-export const POOL_TYPES = [
-  "v1_constant_product",
-  "v2_constant_product",
-  "v2_stableswap",
-  "v2_weighted_const_product",
-  "v2_weighted_stableswap",
-  "v2_constant_sum",
-] as const;
-export type PoolType = (typeof POOL_TYPES)[number];
+import { POOL_TYPES, type PoolType } from "../../schemas/pool-types.ts";
+
+export { POOL_TYPES, type PoolType };
 
 export function isPoolType(x: unknown): x is PoolType {
   return typeof x === "string" && (POOL_TYPES as readonly string[]).includes(x);
