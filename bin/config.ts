@@ -161,8 +161,11 @@ export const CONFIG_VARS: { readonly [K in keyof Config]: VarSpec<Config[K]> } =
   busPartitions: {
     env: "BUS_PARTITIONS",
     schema: int(1, 1024),
-    default: 1, // one partition keeps whole traces together (processors/core/window.ts); Kafka has its own
-    doc: "partitions per topic of the in-process bus",
+    // The processor runtime reads one partition: records are keyed by account, and a trace spans accounts,
+    // so a second partition would split traces across windows. Any other value is refused below (the
+    // partitioning contract: processors/README.md); the setting stays for the distributed deployment.
+    default: 1,
+    doc: "partitions per topic of the in-process bus (only 1: processors/README.md)",
   },
   busCapacityRecords: {
     env: "BUS_CAPACITY_RECORDS",
@@ -280,6 +283,11 @@ export function loadConfig(
   }
   if (values.source === "replay" && values.replayPath === null) {
     problems.push("REPLAY_PATH is required when SOURCE=replay");
+  }
+  if (typeof values.busPartitions === "number" && values.busPartitions !== 1) {
+    problems.push(
+      `BUS_PARTITIONS must be 1: the processor reads one partition, so whole traces stay in one window (processors/README.md), got '${values.busPartitions}'`,
+    );
   }
   if (problems.length > 0) throw new ConfigError(problems);
   if (Array.isArray(values.kafkaBrokers)) Object.freeze(values.kafkaBrokers);

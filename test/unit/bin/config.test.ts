@@ -105,6 +105,12 @@ test("source-specific settings are required; a blank secret is unset; a flag nee
     "REPLAY_PATH is required when SOURCE=replay",
   ]);
   t.deepEqual(problemsOf({ SOURCE: "mainnet" }), ["TON_API_URL is required when SOURCE=mainnet"]);
+  // The runtime reads one partition (processors/README.md): more is refused, naming the variable.
+  t.deepEqual(problemsOf({ BUS_PARTITIONS: "4" }), [
+    "BUS_PARTITIONS must be 1: the processor reads one partition, so whole traces stay in one window (processors/README.md), got '4'",
+  ]);
+  t.deepEqual(problemsOf({}, ["--bus-partitions", "0"]), ["BUS_PARTITIONS must be at least 1, got '0'"]);
+  t.is(loadConfig({ BUS_PARTITIONS: "1" }).busPartitions, 1);
   t.deepEqual(problemsOf({ PORT: "70000" }, ["--port"]), [
     "--port needs a value",
     "PORT must be at most 65535, got '70000'",
