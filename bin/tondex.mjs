@@ -11,5 +11,6 @@ for (const stream of [process.stdout, process.stderr]) {
     throw e;
   });
 }
-const { main } = await import("./main.ts");
-process.exitCode = await main(process.argv.slice(2));
+// runProgram logs a fatal error (unhandled rejection, uncaught exception) and exits 1.
+const { runProgram } = await import("./run-program.ts");
+await runProgram(async () => (await import("./main.ts")).main(process.argv.slice(2)));

@@ -145,18 +145,19 @@ export async function selectStatesAt(
 }
 
 const walletTx = z.object({ hash: str, lt: big, utime: seconds, account: str });
-export type WalletTx = z.infer<typeof walletTx>;
+/** A transaction on a trace path; `external`: its inbound message is external-in (it is a trace's root). */
+export type WalletTx = z.infer<typeof walletTx> & { external: boolean };
 
-const parentEdge = z.object({ child: str, parent: nstr });
+const parentEdge = z.object({ child: str, parent: nstr, external: z.boolean() });
 
 /**
  * One step up the trace for each of `hashes`: the transaction that sent its inbound message (null for an
- * external inbound message, or a sender the store did not keep). Both lookups use the sorting key of
- * `messages` (msg_hash, direction) or its tx_hash bloom index.
+ * external inbound message, or a sender the store did not keep), and whether that inbound message is
+ * external. Both lookups use the sorting key of `messages` (msg_hash, direction) or its tx_hash bloom index.
  */
-const PARENTS_SQL = `SELECT i.tx_hash AS child, o.tx_hash AS parent
+const PARENTS_SQL = `SELECT i.tx_hash AS child, o.tx_hash AS parent, toBool(i.source IS NULL) AS external
 FROM (
-  SELECT tx_hash, msg_hash FROM messages
+  SELECT tx_hash, msg_hash, source FROM messages
   WHERE direction = 'in' AND tx_hash IN {hashes:Array(String)}
   LIMIT 1 BY tx_hash
 ) AS i
@@ -185,11 +186,15 @@ export async function selectTracePaths(
   hashes: readonly string[],
 ): Promise<Map<string, WalletTx[]>> {
   const parentOf = new Map<string, string | null>();
+  const external = new Set<string>();
   let frontier = [...new Set(hashes)];
   for (let depth = 0; frontier.length > 0 && depth < MAX_TRACE_DEPTH; depth++) {
     const edges = await store.query(PARENTS_SQL, parentEdge, { hashes: frontier });
     for (const h of frontier) parentOf.set(h, null);
-    for (const e of edges) parentOf.set(e.child, e.parent);
+    for (const e of edges) {
+      parentOf.set(e.child, e.parent);
+      if (e.external) external.add(e.child);
+    }
     frontier = [
       ...new Set(edges.flatMap((e) => (e.parent !== null && !parentOf.has(e.parent) ? [e.parent] : []))),
     ];
@@ -207,7 +212,7 @@ export async function selectTracePaths(
     for (let h: string | null | undefined = start; h && !seen.has(h); h = parentOf.get(h)) {
       seen.add(h);
       const tx = txs.get(h);
-      if (tx) path.push(tx);
+      if (tx) path.push({ ...tx, external: external.has(h) });
     }
     paths.set(start, path);
   }
