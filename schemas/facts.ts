@@ -151,6 +151,10 @@ export const swaps = table("swaps", ["utime", "id"], {
   success: nullable(bool),
   ...payout,
   continues_as_cross_swap: bool,
+  // 006: the route this leg is a hop of (classifier `route`).
+  route_id: nullable(str),
+  route_sender: nullable(str),
+  route_receiver: nullable(str),
 });
 
 export const swapRoutes = table("swap_routes", ["utime", "id"], {

@@ -102,6 +102,9 @@ function swapRow(op: SwapLeg, ctx: AnchorContext): SwapRow {
     payout_delivered: p?.delivered ?? null,
     payout_tx_hash: p?.tx_hash ?? null,
     continues_as_cross_swap: op.continues_as_cross_swap,
+    route_id: op.route?.id ?? null,
+    route_sender: op.route?.sender ?? null,
+    route_receiver: op.route?.receiver ?? null,
   };
 }
 

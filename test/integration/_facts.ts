@@ -44,6 +44,9 @@ export function swapRow(i: number, overrides: Partial<SwapRow> = {}): SwapRow {
     payout_delivered: true,
     payout_tx_hash: h("c"),
     continues_as_cross_swap: false,
+    route_id: null,
+    route_sender: null,
+    route_receiver: null,
     ...overrides,
   };
 }

@@ -182,6 +182,9 @@ function swap(n: number, pool: PoolRecord, offer: string, ask: string, o: Partia
     payout_to: WALLET,
     payout_amount: out,
     continues_as_cross_swap: false,
+    route_id: null,
+    route_sender: null,
+    route_receiver: null,
     ...o,
   };
 }

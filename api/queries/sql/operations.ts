@@ -1,7 +1,7 @@
 /**
  * A wallet's DEX operations (api.md §4.6) over `swaps` and `liquidity`, in three queries:
  *
- * 1. the operations: `swaps FINAL` (the wallet is `sender`, bloom index) UNION ALL `liquidity FINAL`
+ * 1. the operations: `swaps FINAL` (the wallet is `sender` or the route's `route_sender`, bloom indexes) UNION ALL `liquidity FINAL`
  *    (the wallet is `owner`, bloom index), with the time, version and type filters, LEFT JOINed with the
  *    pool (its tokens in stored order and its router); one row per operation id;
  * 2. the pool state after and before each operation: an ASOF JOIN of `(pool, lt)` and `(pool, lt − 1)`
@@ -63,7 +63,10 @@ const LIQUIDITY_TYPE = `multiIf(kind = 'provide', 'SendLiquidity', kind = 'mint'
   withdraw_kind = 'lp_refund', 'RefundLiquidity', 'WithdrawLiquidity')`;
 
 /**
- * Swaps: side a is the offer, b the ask; a refunded swap has no output (amount_b 0). Liquidity: a and b
+ * Swaps: a wallet's swaps are the legs it sent and every hop of the routes it started (classifier
+ * `route`): across routers a later hop's sender is the previous router (or its pTON wallet), which is not
+ * the user and does not list the hop. Every hop of a route is destined to the route's receiver (who got the
+ * final output), not to the next router. Side a is the offer, b the ask; a refunded swap has no output (amount_b 0). Liquidity: a and b
  * are token0 and token1 (the classifier reports them in pool order). Router-level refusals (no pool)
  * never reached a pool and are not pool operations. (No alias may shadow a filtered column: ClickHouse
  * resolves WHERE names to SELECT aliases first.)
@@ -71,14 +74,16 @@ const LIQUIDITY_TYPE = `multiIf(kind = 'provide', 'SendLiquidity', kind = 'mint'
 const OPERATIONS_SQL = `SELECT *
 FROM (
   SELECT 'Swap' AS type, id, tx_hash, lt, utime, tx_hashes, dex, pool,
-    router, coalesce(receiver, sender) AS destination, success, exit_name,
+    router, coalesce(route_receiver, receiver, sender) AS destination, success, exit_name,
     offer_kind AS a_kind, offer_master AS a_master, offer_router_wallet AS a_wallet,
     ask_kind AS b_kind, ask_master AS b_master, ask_router_wallet AS b_wallet,
     amount_in AS amount_a, ifNull(amount_out, toUInt256(0)) AS amount_b,
     CAST(NULL AS Nullable(UInt256)) AS lp_amount, protocol_fee, ifNull(referral_fee, toUInt256(0)) AS referral_fee,
     referrer
   FROM swaps FINAL
-  WHERE sender = {wallet:String} AND pool IS NOT NULL AND ${WINDOW} AND ${WANTED("'Swap'")}
+  WHERE (sender = {wallet:String} OR route_sender = {wallet:String})
+    AND coalesce(route_sender, sender) = {wallet:String}
+    AND pool IS NOT NULL AND ${WINDOW} AND ${WANTED("'Swap'")}
   UNION ALL
   SELECT ${LIQUIDITY_TYPE} AS type, id, tx_hash, lt, utime, tx_hashes, dex, pool,
     router, if(kind = 'mint', coalesce(receiver, owner), owner) AS destination, success, exit_name,

@@ -20,7 +20,9 @@ function expectedRow(op: SwapLeg, mcSeqno: number): Record<string, unknown> {
   for (const column of Object.keys(swaps.columns)) {
     const flat = /^(offer|ask)_(kind|master|router_wallet)$/.exec(column);
     const payout = /^payout_(.+)$/.exec(column);
+    const route = /^route_(id|sender|receiver)$/.exec(column);
     if (column === "utime") out[column] = op.now;
+    else if (route !== null) out[column] = op.route === null ? null : op.route[route[1] as "id"];
     else if (column === "mc_seqno") out[column] = mcSeqno;
     else if (flat !== null)
       out[column] = (op[flat[1] as "offer" | "ask"] as Record<string, unknown>)[flat[2]!];
