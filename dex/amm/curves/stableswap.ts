@@ -1,7 +1,10 @@
 /**
  * Two-token stableswap (contracts.md §3.9.4). `A` is the pool's uint32 `amp`, used directly.
- * Every intermediate is range-checked as TVM does (`tvm`): large, imbalanced pools overflow 257 bits
- * and the contract refunds with exit 4 (contracts.md §11.1); division by zero is exit 4 too.
+ * Every instruction's result is range-checked as TVM does (`tvm`), in the pool's order of operations;
+ * `muldiv` checks only its quotient (513-bit intermediate). So a large invariant over a small left
+ * (token0) balance overflows ⌊d²/2x⌋·d and the pool refunds with exit 4 (contracts.md §11.1), while a
+ * small right balance does not overflow the invariant; `t·t` in the output solver overflows when the
+ * out-token balance is near 2^120 and the other tiny. Division by zero is exit 4 too.
  */
 import { abs, ceilDiv, floorDiv, TvmExit, tvm } from "../math.ts";
 import type { Direction, PoolState } from "../types.ts";
