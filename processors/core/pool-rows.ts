@@ -3,6 +3,7 @@
  * way back (restart from the latest `pool_states` row of every pool plus its `pools` row).
  */
 import { dexVersionOf, type PoolState } from "../../dex/amm/index.ts";
+import { poolStateColumns, poolStateOfColumns } from "../../dex/pool-state-row.ts";
 import type { PoolRow, PoolStateRow } from "../../schemas/facts.ts";
 import type { RawTransaction } from "../../schemas/raw-transaction.ts";
 import type { PoolIdentity } from "./pool-init.ts";
@@ -29,26 +30,13 @@ export function samePoolState(a: PoolState, b: PoolState): boolean {
 }
 
 export function stateRow(p: TrackedPool, tx: RawTransaction): PoolStateRow {
-  const s = p.state;
   return {
     pool: p.pool,
     lt: BigInt(tx.lt),
     tx_hash: tx.hash,
     mc_seqno: tx.mc_seqno,
     utime: tx.now,
-    pool_type: s.type,
-    reserve0: s.reserve0,
-    reserve1: s.reserve1,
-    lp_supply: s.lpSupply,
-    lp_fee_bps: Number(s.lpFeeBps),
-    protocol_fee_bps: Number(s.protocolFeeBps),
-    ref_fee_bps: Number(s.refFeeBps),
-    collected_protocol_fee0: s.collectedProtocolFee0,
-    collected_protocol_fee1: s.collectedProtocolFee1,
-    is_locked: s.isLocked,
-    amp: s.amp,
-    rate: s.rate,
-    w0: s.w0,
+    ...poolStateColumns(p.state),
   };
 }
 
@@ -96,24 +84,6 @@ export function unknownStatePoolRow(
   };
 }
 
-export function stateOfRow(r: PoolStateRow): PoolState {
-  return {
-    type: r.pool_type,
-    reserve0: r.reserve0,
-    reserve1: r.reserve1,
-    lpSupply: r.lp_supply,
-    lpFeeBps: BigInt(r.lp_fee_bps),
-    protocolFeeBps: BigInt(r.protocol_fee_bps),
-    refFeeBps: BigInt(r.ref_fee_bps),
-    collectedProtocolFee0: r.collected_protocol_fee0,
-    collectedProtocolFee1: r.collected_protocol_fee1,
-    isLocked: r.is_locked,
-    amp: r.amp,
-    rate: r.rate,
-    w0: r.w0,
-  };
-}
-
 /** The latest row per pool, joined with its `pools` row (router and token wallets), as tracked pools. */
 export function trackedFromRows(states: readonly PoolStateRow[], pools: readonly PoolRow[]): TrackedPool[] {
   const latest = new Map<string, PoolStateRow>();
@@ -129,7 +99,7 @@ export function trackedFromRows(states: readonly PoolStateRow[], pools: readonly
       router: p?.router || null,
       token0Wallet: p?.token0_wallet || null,
       token1Wallet: p?.token1_wallet || null,
-      state: stateOfRow(r),
+      state: poolStateOfColumns(r),
       lt: r.lt,
       status: "live",
     };

@@ -9,7 +9,8 @@
  * indexed), a token whose master is not known yet, a router not revealed. A pair query needs both tokens.
  */
 import { z } from "zod";
-import { type PoolState, poolState } from "../../../dex/amm/index.ts";
+import type { PoolState } from "../../../dex/amm/index.ts";
+import { poolStateOfColumns } from "../../../dex/pool-state-row.ts";
 import type { Store } from "../../../infra/store/client.ts";
 import { DEX_VERSIONS, POOL_TYPES } from "../../../schemas/facts.ts";
 import type { PoolRecord, RawAddress } from "../../read-model.ts";
@@ -35,23 +36,8 @@ export const stateRow = z.object({
   w0: big,
 });
 
-export function toPoolState(s: z.infer<typeof stateRow>): PoolState {
-  return poolState({
-    type: s.pool_type,
-    reserve0: s.reserve0,
-    reserve1: s.reserve1,
-    lpSupply: s.lp_supply,
-    lpFeeBps: BigInt(s.lp_fee_bps),
-    protocolFeeBps: BigInt(s.protocol_fee_bps),
-    refFeeBps: BigInt(s.ref_fee_bps),
-    collectedProtocolFee0: s.collected_protocol_fee0,
-    collectedProtocolFee1: s.collected_protocol_fee1,
-    isLocked: s.is_locked,
-    amp: s.amp,
-    rate: s.rate,
-    w0: s.w0,
-  });
-}
+/** A state row's columns → PoolState (the one mapping, dex/pool-state-row.ts). */
+export const toPoolState: (s: z.infer<typeof stateRow>) => PoolState = poolStateOfColumns;
 
 /** A state row of the LEFT JOIN: every column null when the pool has no state (join_use_nulls). */
 const maybeState = z.object(
