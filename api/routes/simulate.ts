@@ -45,6 +45,13 @@ export class SimulateController {
     path: "/v1/liquidity_provision/simulate",
     tags,
     summary: "Simulate providing liquidity (Initial, Balanced, Arbitrary incl. single-sided)",
+    description:
+      "The deposit joins what the wallet's LpAccount holds (`wallet_address`): LP and `estimated_token_*_units` " +
+      "count both; `min_token_*_units` count this request's part only. `min_lp_units` is at least 1 when LP is " +
+      "minted (an LpAccount never calls the pool with `min_lp_out` 0). An Initial provision that would mint " +
+      "nothing is a 422 `below_minimum_liquidity` naming the amounts: v2 keeps 1001 LP of the first deposit " +
+      "locked (constant product: `token_a_units · token_b_units ≥ 1004004`); the v1 LpAccount forwards only " +
+      "amounts above 1000 each.",
     query: liquiditySimulateQuery,
     response: liquiditySimulateResponse,
   })

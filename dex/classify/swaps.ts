@@ -3,7 +3,8 @@
  * `swap`, its out_msgs the `pay_to` (+ v1 referral `pay_to` / v2 `pay_vault`). The rest of the batch only
  * enriches the leg: assets, the sender's wallet, whether the payout really happened (contracts.md §6).
  */
-import { describeExitCode } from "../exit-codes.ts";
+import { STONFI_V2_OP } from "../codecs/stonfi/v2/opcodes.ts";
+import { describeExitCode, STONFI_EXIT_CODE } from "../exit-codes.ts";
 import type { AssetResolver } from "./assets.ts";
 import { childTx, type DecodedBatch, type DecodedMessage, type DecodedTx, parentTx } from "./decode.ts";
 import { type Inbound, inboundOf } from "./inbound.ts";
@@ -12,9 +13,8 @@ import { payloadOfSwap, type V1PayTo, type V2PayTo, type V2SwapPayload } from ".
 import type { Dex, Payout, ReferralPayment, SwapLeg } from "./types.ts";
 import { raw } from "./util.ts";
 
-const SWAP_OK = 0xc64370e5;
-const SWAP_OK_REF = 0x45078540;
-const CROSS_SWAP_OP = 0x69cf1a5b;
+const { swap_ok: SWAP_OK, swap_ok_ref: SWAP_OK_REF } = STONFI_EXIT_CODE;
+const CROSS_SWAP_OP = STONFI_V2_OP.cross_swap;
 
 export type AssembledLeg = {
   leg: SwapLeg;
