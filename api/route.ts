@@ -25,6 +25,7 @@ import {
 import { prepareDocs } from "koa-swagger-decorator/dist/lib/swagger-builder.js";
 import { type AnyZodObject, type ZodTypeAny, z } from "zod";
 import { errorBody } from "../schemas/api/objects.ts";
+import { withAddressExamples } from "./openapi-examples.ts";
 
 export type HttpMethod = "get" | "post";
 
@@ -153,7 +154,7 @@ export function openApiDocument(): object {
     };
     extendZodWithOpenApi(z);
     registry.register(ERROR_REF, errorBody);
-    document = prepareDocs() as object;
+    document = withAddressExamples(prepareDocs() as object);
   }
   return document;
 }

@@ -17,14 +17,28 @@ export { MAX_COINS, toRawAddress };
 const MAX_UINT64 = (1n << 64n) - 1n;
 
 /**
- * Any accepted address text → canonical raw form, or null. Only workchains 0 and −1 exist on TON.
+ * The address forms the API accepts, as one ECMA-262 pattern: the OpenAPI document publishes it for every
+ * address parameter, and the parser checks it before decoding, so the two cannot disagree. A regular
+ * expression cannot check the user-friendly form's CRC16: that is the one thing the parser adds.
+ * - raw: workchain `0` or `-1`, a colon, 64 hex digits (either case);
+ * - user-friendly: 36 bytes in 48 base64 characters (standard or URL-safe). The first three characters
+ *   carry the tag byte and the workchain byte: tag 0x11 bounceable (`E`), 0x51 non-bounceable (`U`), the
+ *   same with the test-only flag 0x80 (`k`, `0`); then workchain 0x00 (`Q` and A–D) or 0xff (`f` and
+ *   one of 8 9 + / - _).
+ * @ton/core's own `Address.parse` is looser (it reads `0abc:…` or `0:…:extra` as raw addresses and takes
+ * any workchain byte), which this pattern rules out.
+ */
+export const ADDRESS_PATTERN = /^(?:(?:0|-1):[0-9a-fA-F]{64}|[EUk0](?:Q[A-D]|f[89+/_-])[A-Za-z0-9+/_-]{45})$/;
+
+/**
+ * Any accepted address text (surrounding white space ignored) → canonical raw form, or null.
  * Remembered per text (a pure function; clients repeat the same addresses).
  */
 export const parseAddressText: (text: string) => string | null = boundedMemo(parseAddressUncached);
 
 function parseAddressUncached(text: string): string | null {
   const trimmed = text.trim();
-  if (trimmed.length === 0 || trimmed.length > 100) return null;
+  if (!ADDRESS_PATTERN.test(trimmed)) return null;
   try {
     const address = Address.parse(trimmed);
     return address.workChain === 0 || address.workChain === -1 ? toRawAddress(address) : null;
@@ -44,14 +58,20 @@ export function parseHashText(text: string): string | null {
 
 // ---- request primitives -------------------------------------------------------------------------
 
-export const addressIn = z.string().transform((text, ctx) => {
-  const raw = parseAddressText(text);
-  if (raw === null) {
-    ctx.addIssue({ code: "custom", message: "expected a TON address (raw wc:hex or user-friendly base64)" });
-    return z.NEVER;
-  }
-  return raw;
-});
+const NOT_AN_ADDRESS = "expected a TON address (raw wc:hex or user-friendly base64)";
+
+/** An address parameter: exactly ADDRESS_PATTERN (published in the OpenAPI), then a valid checksum. */
+export const addressIn = z
+  .string()
+  .regex(ADDRESS_PATTERN, NOT_AN_ADDRESS)
+  .transform((text, ctx) => {
+    const raw = parseAddressText(text);
+    if (raw === null) {
+      ctx.addIssue({ code: "custom", message: `${NOT_AN_ADDRESS}: checksum mismatch` });
+      return z.NEVER;
+    }
+    return raw;
+  });
 
 export const hashIn = z.string().transform((text, ctx) => {
   const hex = parseHashText(text);
