@@ -6,7 +6,6 @@
 
 import { rawTransactionsTopic } from "../infra/bus/topics.ts";
 import type { Bus } from "../infra/bus/types.ts";
-import type { RejectedRecord } from "../schemas/raw-transaction.ts";
 import type { Source, SourceBlock } from "./source.ts";
 
 export type IngestOptions = {
@@ -29,7 +28,7 @@ export async function runIngest(options: IngestOptions): Promise<IngestResult> {
   const result: IngestResult = { blocks: 0, transactions: 0, rejected: 0, lastMcSeqno: options.after };
   for await (const block of source.blocks(options.after, signal)) {
     if (signal?.aborted) break;
-    const rejected: RejectedRecord[] = "rejected" in block ? (block.rejected as RejectedRecord[]) : [];
+    const rejected = block.rejected ?? [];
     const records = [
       ...block.transactions.map((tx) => ({ key: tx.account, value: tx })),
       ...rejected.map((r) => ({ key: REJECTED_KEY, value: r })),

@@ -4,9 +4,15 @@
  * all a consumer needs to resume.
  */
 import type { ChainState } from "../dex/chain-state.ts";
-import type { RawTransaction } from "../schemas/raw-transaction.ts";
+import type { RawTransaction, RejectedRecord } from "../schemas/raw-transaction.ts";
 
-export type SourceBlock = { mc_seqno: number; utime: number; transactions: RawTransaction[] };
+export type SourceBlock = {
+  mc_seqno: number;
+  utime: number;
+  transactions: RawTransaction[];
+  /** Records the source read for this block but could not turn into a RawTransaction (a replay's bad lines). */
+  rejected?: RejectedRecord[];
+};
 
 export type Source = {
   readonly name: string;
