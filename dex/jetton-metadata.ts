@@ -81,3 +81,39 @@ export function parseTokenMetadata(content: Cell | null): TokenMetadata {
     return EMPTY;
   }
 }
+
+/** Whether on-chain content states a key at all (a semi-chain JSON may state what the dictionary does not). */
+function onchainHas(content: Cell, key: Key): boolean {
+  try {
+    const s = content.beginParse();
+    if (s.loadUint(8) !== 0x00) return false;
+    return s.loadDict(Dictionary.Keys.BigUint(256), Dictionary.Values.Cell()).has(KEY_HASH.get(key)!);
+  } catch {
+    return false;
+  }
+}
+
+const jsonText = (v: unknown): string | null => (typeof v === "string" ? v : null);
+
+/**
+ * Off-chain (`offchain#01 uri`) and semi-chain (an on-chain dictionary with a `uri` key) content completed
+ * with the JSON the URI points to (TEP-64 "Data serialization": the same keys, as a JSON object). Values the
+ * dictionary states come first; the JSON fills the others. `decimals` may be a JSON string or number; when
+ * neither part states it, TEP-64's default 9 applies. Anything that is not a JSON object changes nothing.
+ */
+export function mergeOffchainMetadata(content: Cell | null, json: unknown): TokenMetadata {
+  const onchain = parseTokenMetadata(content);
+  if (content === null || json === null || typeof json !== "object" || Array.isArray(json)) return onchain;
+  const off = json as Record<string, unknown>;
+  const rawDecimals = off.decimals;
+  const offDecimals =
+    typeof rawDecimals === "number" || typeof rawDecimals === "string" ? String(rawDecimals) : null;
+  return {
+    symbol: onchain.symbol ?? jsonText(off.symbol),
+    name: onchain.name ?? jsonText(off.name),
+    decimals: onchainHas(content, "decimals") ? onchain.decimals : decimalsOf(offDecimals),
+    image: onchain.image ?? jsonText(off.image),
+    description: onchain.description ?? jsonText(off.description),
+    uri: onchain.uri,
+  };
+}

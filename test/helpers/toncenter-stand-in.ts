@@ -1,0 +1,144 @@
+/**
+ * A local HTTP stand-in for toncenter's index API v3, as far as chain-state reads go: `POST
+ * /api/v3/runGetMethod` and `GET /api/v3/addressInformation` in the real wire format (infra/toncenter/stack.ts
+ * cites ton-index-go for it), answered from a table of accounts and their get-methods; plus plain files
+ * (off-chain jetton metadata) with optional delay. An account the table does not have answers exit code -13,
+ * a method an account does not have exit code 11 (TVM's "unknown method" from the get-method dispatcher), as
+ * the real API does for a missing account and a missing method.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Address, type TupleItem } from "@ton/core";
+import { fromV3Stack, toV3ResultStack, type V3StackEntry } from "../../infra/toncenter/stack.ts";
+
+export type GetMethodAnswer = { exitCode?: number; stack: TupleItem[] };
+export type GetMethodHandler = GetMethodAnswer | ((args: TupleItem[]) => GetMethodAnswer);
+export type Account = {
+  balance?: bigint;
+  methods: Record<string, GetMethodHandler>;
+};
+export type StaticFile = {
+  status?: number;
+  body: string | Buffer;
+  headers?: Record<string, string>;
+  /** Wait this long before answering (a stalled host). */
+  delayMs?: number;
+};
+
+export type StandIn = {
+  readonly url: string;
+  readonly accounts: Map<string, Account>;
+  readonly files: Map<string, StaticFile>;
+  /** Every request seen: `POST /api/v3/runGetMethod <address> <method>`, `GET /path`. */
+  readonly log: string[];
+  close(): Promise<void>;
+};
+
+/** Raw `0:HEX` (upper case), whatever form the request used. */
+const keyOf = (address: string) => Address.parse(address).toRawString().toUpperCase();
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export type ChainStateRoutes = {
+  /** Answers the request when it is a chain-state read or a file; false: not one of these paths. */
+  handle(req: IncomingMessage, res: ServerResponse): boolean;
+  /** Stops delayed answers (call before closing the server). */
+  stop(): void;
+};
+
+const json = (res: ServerResponse, status: number, body: unknown) => {
+  res.writeHead(status, { "content-type": "application/json" });
+  res.end(JSON.stringify(body));
+};
+
+/** The routes alone, so a stand-in that also serves blocks can mount them. */
+export function chainStateRoutes(
+  accounts: Map<string, Account>,
+  files: Map<string, StaticFile>,
+  log: string[],
+): ChainStateRoutes {
+  const timers = new Set<NodeJS.Timeout>();
+  const handle = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const url = new URL(req.url ?? "/", "http://stand-in");
+    if (req.method === "POST" && url.pathname === "/api/v3/runGetMethod") {
+      readBody(req).then((text) => {
+        const body = JSON.parse(text) as { address: string; method: string; stack: V3StackEntry[] };
+        log.push(`POST ${url.pathname} ${body.address} ${body.method}`);
+        const account = accounts.get(keyOf(body.address));
+        const handler = account?.methods[body.method];
+        if (account === undefined) return json(res, 200, { gas_used: 0, exit_code: -13, stack: [] });
+        if (handler === undefined) return json(res, 200, { gas_used: 0, exit_code: 11, stack: [] });
+        const answer = typeof handler === "function" ? handler(fromV3Stack(body.stack)) : handler;
+        const stack = toV3ResultStack(answer.stack);
+        json(res, 200, { gas_used: 2_000, exit_code: answer.exitCode ?? 0, stack });
+      });
+      return true;
+    }
+    if (req.method === "GET" && url.pathname === "/api/v3/addressInformation") {
+      log.push(`GET ${url.pathname}`);
+      const account = accounts.get(keyOf(url.searchParams.get("address") ?? ""));
+      json(res, 200, {
+        balance: `${account?.balance ?? 0n}`,
+        code: null,
+        data: null,
+        last_transaction_lt: null,
+        last_transaction_hash: null,
+        frozen_hash: null,
+        status: account === undefined ? "uninit" : "active",
+      });
+      return true;
+    }
+    const file = files.get(url.pathname);
+    if (file === undefined) return false;
+    log.push(`GET ${url.pathname}`);
+    const send = () => {
+      res.writeHead(file.status ?? 200, { "content-type": "application/json", ...file.headers });
+      res.end(file.body);
+    };
+    if (file.delayMs === undefined) send();
+    else {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        if (!res.destroyed) send();
+      }, file.delayMs);
+      timers.add(timer);
+    }
+    return true;
+  };
+  return {
+    handle,
+    stop() {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+    },
+  };
+}
+
+export async function startToncenterStandIn(
+  accounts: Map<string, Account> = new Map(),
+  files: Map<string, StaticFile> = new Map(),
+): Promise<StandIn> {
+  const log: string[] = [];
+  const routes = chainStateRoutes(accounts, files, log);
+  const server: Server = createServer((req, res) => {
+    if (!routes.handle(req, res)) json(res, 404, { error: "not found" });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    accounts,
+    files,
+    log,
+    close: () =>
+      new Promise<void>((resolve) => {
+        routes.stop();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
