@@ -1,20 +1,22 @@
 /**
- * API throughput: `POST /v1/swap/simulate` requests per second over loopback, against the app serving
- * devnet data exactly as `tondex start` wires it (bin/server.ts: `apiListener` over the ClickHouse read
- * model of an embedded pipeline's store, its hot pool-state cache, the devnet's ChainState and the response
- * memo keyed on the pipeline's data version), next to a bare `node:http` server answering the same-size JSON
- * body, measured in the same run with the same load. Then the p99 latency of the app at half of its
- * measured maximum (`overallRate` = half the req/s).
+ * API throughput over loopback for the three simulations — `POST /v1/swap/simulate`,
+ * `/v1/reverse_swap/simulate` and `/v1/liquidity_provision/simulate` — against the app serving devnet data
+ * exactly as `tondex start` wires it (bin/server.ts: `apiListener` over the ClickHouse read model of an
+ * embedded pipeline's store, its hot pool-state cache, the devnet's ChainState and the response memo keyed
+ * on the pipeline's data version), next to a bare `node:http` server answering the same-size JSON body,
+ * measured in the same run with the same load.
  *
- * The request is the official client's `simulateSwap` for TON → dUSD without `pool_address` (three pools
- * of the pair are simulated and the best one wins), repeated as a quoting bot or a wallet UI repeats it.
- * Target: ratio ≥ 0.5.
+ * Per simulation:
+ * - repeated: one request again and again (a UI re-quoting): answered from the response memo;
+ * - distinct: every request different — swaps and reverse swaps over every traded pair of pools with
+ *   reserves, both directions, without `pool_address` (every pool of the pair is simulated and the best
+ *   wins), liquidity over every pool; the amount counts up so no request repeats and none can be answered
+ *   from memory. This is what bots and wallets do, and the figure the targets apply to:
+ *   distinct swap ≥ 0.35× bare, distinct reverse ≥ 0.25× bare;
+ * - p99 latency of distinct requests at half of their measured maximum (`overallRate`): target < 5 ms.
  *
- * Also measured, the worst case: every request a different amount (`units` + i), so none can be answered
- * from the memo and each one runs the whole simulation.
- *
- * Both servers run in this process, one at a time; the load generator (./load.mjs, autocannon) runs in a
- * child process, so it does not share the servers' event loop.
+ * The app runs in this process; the bare server (./bare.mjs) and the load generator (./load.mjs,
+ * autocannon) each run in a child process of their own.
  *
  * Run alone: `node --import tsx bench/api.ts`; bench/run.ts imports `runApiBench`.
  */
@@ -26,52 +28,74 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { apiListener } from "../api/app.ts";
-import { friendly, TON_RAW } from "../api/mappers/common.ts";
+import { friendly } from "../api/mappers/common.ts";
 import { poolStateCache } from "../api/pool-state-cache.ts";
+import { isKnownPool, type KnownPoolRecord } from "../api/read-model.ts";
 import { cachedReadModel } from "../api/read-model-cached.ts";
 import { ClickHouseReadModel } from "../api/read-model-clickhouse.ts";
 import { loadConfig } from "../bin/config.ts";
 import { startPipeline } from "../bin/pipeline.ts";
 import { createLogger } from "../infra/log.ts";
 import { createMetrics } from "../infra/metrics.ts";
-import { useNativeSha256 } from "../ingest/devnet/chain/native-sha256.ts";
+import { applyLibraryPatches } from "../infra/library-patches/index.ts";
 import { createDevnetSource } from "../ingest/devnet/source.ts";
 import { fmt } from "./harness.ts";
 
-const TARGET_RATIO = 0.5;
 const CONNECTIONS = 32;
 const SECONDS = 5;
 const WARMUP_SECONDS = 2;
-/** 25 TON, the request's amount; the distinct requests count up from it. */
-const UNITS = 25_000_000_000n;
+/** Offsets of the amounts: warm-up and half-load runs never repeat a measured request. */
+const WARMUP_OFFSET = 10_000_000;
+const HALF_OFFSET = 20_000_000;
+
+export type Kind = "swap" | "reverse" | "liquidity";
+const ROUTES: Record<Kind, string> = {
+  swap: "/v1/swap/simulate",
+  reverse: "/v1/reverse_swap/simulate",
+  liquidity: "/v1/liquidity_provision/simulate",
+};
+/** Targets of the distinct figure (ratio to bare); liquidity is measured and printed without one. */
+const DISTINCT_TARGET: Partial<Record<Kind, number>> = { swap: 0.35, reverse: 0.25 };
+const REPEATED_TARGET = 0.5;
+const HALF_P99_TARGET_MS = 5;
 
 /** What one autocannon run reports (the fields used here). */
 export type Load = { requestsPerSecond: number; p50Ms: number; p99Ms: number; total: number; failed: number };
 
-export type ApiBench = {
-  path: string;
+/** A request with `{n}` for its amount, and the amount it starts from. */
+type Template = { path: string; from: bigint };
+
+export type KindBench = {
+  kind: Kind;
+  route: string;
   bodyBytes: number;
-  devnet: { blocks: number; transactions: number };
-  tondex: Load;
+  /** Distinct request shapes (pair and direction, or pool) the distinct load rotates over. */
+  templates: number;
+  /** Shapes left out because their first request did not answer 200 (named in the output). */
+  dropped: string[];
   bare: Load;
-  /** The app under `overallRate` = half of `tondex.requestsPerSecond`. */
-  half: Load & { rate: number };
-  /** The app when every request is a different amount: each one is simulated (memo misses). */
+  repeated: Load;
   distinct: Load;
-  /** The response memo's counters over the whole run. */
-  memo: { hits: number; misses: number };
+  /** Distinct requests at half of `distinct.requestsPerSecond`. */
+  half: Load & { rate: number };
+  /** Response-memo hits during the distinct runs: 0 means every one was computed. */
+  distinctMemoHits: number;
+};
+
+export type ApiBench = {
+  devnet: { blocks: number; transactions: number };
+  pools: number;
+  kinds: KindBench[];
 };
 
 const loadScript = fileURLToPath(new URL("./load.mjs", import.meta.url));
+const bareScript = fileURLToPath(new URL("./bare.mjs", import.meta.url));
 
-/**
- * One load run in a child process (./load.mjs: autocannon with its own event loop and core). With
- * `distinct`, every request is the template with `{n}` counting up from `from`, so none repeats.
- */
+/** One load run in a child process (./load.mjs: autocannon with its own event loop and core). */
 function cannon(
   url: string,
   seconds: number,
-  options: { rate?: number; distinct?: { template: string; from: bigint } } = {},
+  options: { rate?: number; distinct?: { templates: Template[]; offset: number } } = {},
 ): Promise<Load> {
   const args = [
     loadScript,
@@ -100,6 +124,19 @@ function cannon(
   });
 }
 
+/** The bare baseline in a child process of its own, answering `body`; resolves with its base URL. */
+function bareServer(body: Buffer): Promise<{ base: string; stop: () => void }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bareScript, body.toString("base64")], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    child.on("error", reject);
+    child.stdout.once("data", (chunk) => {
+      resolve({ base: `http://127.0.0.1:${String(chunk).trim()}`, stop: () => child.kill() });
+    });
+  });
+}
+
 async function listen(handler: RequestListener): Promise<{ server: Server; base: string }> {
   const server = createServer(handler);
   server.keepAliveTimeout = 60_000;
@@ -113,8 +150,45 @@ const close = (server: Server) =>
     server.close(() => resolve());
   });
 
-export async function runApiBench(options: { blocks?: number } = {}): Promise<ApiBench> {
-  useNativeSha256();
+/** A small trade: 1/100000 of a reserve (never zero), so every quote is well inside the pool. */
+const small = (reserve: bigint) => reserve / 100_000n + 1n;
+
+/**
+ * The distinct request shapes of a simulation: swaps and reverse swaps per traded pair and direction (the
+ * first pool of a pair gives the amounts), liquidity per pool (Balanced, token_a = token0).
+ */
+function templatesOf(kind: Kind, pools: readonly KnownPoolRecord[]): Template[] {
+  const route = ROUTES[kind];
+  if (kind === "liquidity") {
+    return pools.map((p) => ({
+      path:
+        `${route}?provision_type=Balanced&pool_address=${friendly(p.address)}&token_a=${friendly(p.token0)}` +
+        `&token_b=${friendly(p.token1)}&token_a_units={n}&slippage_tolerance=0.01`,
+      from: small(p.state.reserve0),
+    }));
+  }
+  const byPair = new Map<string, Template>();
+  for (const p of pools) {
+    for (const zeroToOne of [true, false]) {
+      const [offer, ask] = zeroToOne ? [p.token0, p.token1] : [p.token1, p.token0];
+      const key = `${offer}|${ask}`;
+      if (byPair.has(key)) continue;
+      const [offerReserve, askReserve] = zeroToOne
+        ? [p.state.reserve0, p.state.reserve1]
+        : [p.state.reserve1, p.state.reserve0];
+      byPair.set(key, {
+        path: `${route}?offer_address=${friendly(offer)}&ask_address=${friendly(ask)}&units={n}&slippage_tolerance=0.01`,
+        from: small(kind === "swap" ? offerReserve : askReserve),
+      });
+    }
+  }
+  return [...byPair.values()];
+}
+
+const at = (t: Template, offset: number) => t.path.replace("{n}", `${t.from + BigInt(offset)}`);
+
+export async function runApiBench(options: { blocks?: number; kinds?: Kind[] } = {}): Promise<ApiBench> {
+  applyLibraryPatches(["parse", "build"]);
   const dir = await mkdtemp(join(tmpdir(), "tondex-bench-api-"));
   let generated = 0;
   const source = createDevnetSource({
@@ -145,49 +219,63 @@ export async function runApiBench(options: { blocks?: number } = {}): Promise<Ap
       logger,
       responseMemo: { version: pipeline.dataVersion, ttlMs: config.apiCacheTtlMs },
     });
-    const dUsd = source.devnet.actions.master("dUSD").toString({ bounceable: true, urlSafe: true });
-    const request = (units: bigint) =>
-      `/v1/swap/simulate?offer_address=${friendly(TON_RAW)}&ask_address=${dUsd}&units=${units}&slippage_tolerance=0.01`;
-    const path = request(UNITS);
+    const hits = () => memo?.stats().hits ?? 0;
+    const pools = (await data.listPools())
+      .filter(isKnownPool)
+      .filter((p) => p.state.reserve0 > 0n && p.state.reserve1 > 0n);
     const tondex = await listen(listener);
-    const sample = await fetch(`${tondex.base}${path}`, { method: "POST" });
-    const body = Buffer.from(await sample.arrayBuffer());
-    if (sample.status !== 200) throw new Error(`the simulation failed: ${sample.status} ${body}`);
-    const bare = await listen((req, res) => {
-      req.resume();
-      req.on("end", () => {
-        res.writeHead(200, {
-          "content-type": "application/json; charset=utf-8",
-          "content-length": body.length,
-        });
-        res.end(body);
-      });
-    });
+    const kinds: KindBench[] = [];
     try {
-      await cannon(`${tondex.base}${path}`, WARMUP_SECONDS);
-      const app1 = await cannon(`${tondex.base}${path}`, SECONDS);
-      await cannon(`${bare.base}${path}`, WARMUP_SECONDS);
-      const bare1 = await cannon(`${bare.base}${path}`, SECONDS);
-      const rate = Math.max(1, Math.floor(app1.requestsPerSecond / 2));
-      const half = await cannon(`${tondex.base}${path}`, SECONDS, { rate });
-      // Amounts above every earlier request's, and the warm-up's above the measured run's.
-      const template = path.replace(`units=${UNITS}`, "units={n}");
-      await cannon(tondex.base, WARMUP_SECONDS, { distinct: { template, from: 2n * UNITS } });
-      const distinct = await cannon(tondex.base, SECONDS, { distinct: { template, from: UNITS + 1n } });
-      return {
-        path,
-        bodyBytes: body.length,
-        devnet: { blocks: indexed.blocks, transactions: generated },
-        tondex: app1,
-        bare: bare1,
-        half: { ...half, rate },
-        distinct,
-        memo: memo === undefined ? { hits: 0, misses: 0 } : memo.stats(),
-      };
+      for (const kind of options.kinds ?? (["swap", "reverse", "liquidity"] as const)) {
+        const templates: Template[] = [];
+        const dropped: string[] = [];
+        let body: Buffer | undefined;
+        for (const t of templatesOf(kind, pools)) {
+          const res = await fetch(`${tondex.base}${at(t, 0)}`, { method: "POST" });
+          const bytes = Buffer.from(await res.arrayBuffer());
+          if (res.status !== 200) {
+            dropped.push(`${at(t, 0)}: ${res.status} ${bytes}`);
+            continue;
+          }
+          body ??= bytes;
+          templates.push(t);
+        }
+        if (body === undefined || templates.length === 0) throw new Error(`${kind}: no request answered 200`);
+        const bare = await bareServer(body);
+        try {
+          const repeatedPath = at(templates[0]!, 0);
+          await cannon(`${bare.base}${repeatedPath}`, WARMUP_SECONDS);
+          const bareLoad = await cannon(`${bare.base}${repeatedPath}`, SECONDS);
+          await cannon(`${tondex.base}${repeatedPath}`, WARMUP_SECONDS);
+          const repeated = await cannon(`${tondex.base}${repeatedPath}`, SECONDS);
+          await cannon(tondex.base, WARMUP_SECONDS, { distinct: { templates, offset: WARMUP_OFFSET } });
+          const before = hits();
+          const distinct = await cannon(tondex.base, SECONDS, { distinct: { templates, offset: 1 } });
+          const rate = Math.max(1, Math.floor(distinct.requestsPerSecond / 2));
+          const half = await cannon(tondex.base, SECONDS, {
+            rate,
+            distinct: { templates, offset: HALF_OFFSET },
+          });
+          kinds.push({
+            kind,
+            route: ROUTES[kind],
+            bodyBytes: body.length,
+            templates: templates.length,
+            dropped,
+            bare: bareLoad,
+            repeated,
+            distinct,
+            half: { ...half, rate },
+            distinctMemoHits: hits() - before,
+          });
+        } finally {
+          bare.stop();
+        }
+      }
     } finally {
       await close(tondex.server);
-      await close(bare.server);
     }
+    return { devnet: { blocks: indexed.blocks, transactions: generated }, pools: pools.length, kinds };
   } finally {
     await pipeline.store.close();
     await rm(dir, { recursive: true, force: true });
@@ -195,27 +283,38 @@ export async function runApiBench(options: { blocks?: number } = {}): Promise<Ap
 }
 
 export function printApiBench(r: ApiBench): void {
-  const ratio = r.tondex.requestsPerSecond / r.bare.requestsPerSecond;
   const line = (name: string, l: Load) =>
-    `  ${name.padEnd(34)} ${fmt(l.requestsPerSecond).padStart(9)} req/s  p50 ${l.p50Ms} ms  p99 ${l.p99Ms} ms` +
+    `  ${name.padEnd(36)} ${fmt(l.requestsPerSecond).padStart(9)} req/s  p50 ${l.p50Ms} ms  p99 ${l.p99Ms} ms` +
     `  (${fmt(l.total)} requests, ${l.failed} failed)`;
+  const verdict = (target: number | undefined, ok: boolean) =>
+    target === undefined ? "" : `  target ${target} ${ok ? "meets" : "BELOW"}`;
   console.log(
-    `API: POST /v1/swap/simulate over loopback (${CONNECTIONS} connections, ${SECONDS} s each; ` +
-      `devnet ${r.devnet.blocks} blocks, ${fmt(r.devnet.transactions)} tx; body ${r.bodyBytes} bytes)`,
+    `API over loopback (${CONNECTIONS} connections, ${SECONDS} s each; devnet ${r.devnet.blocks} blocks, ` +
+      `${fmt(r.devnet.transactions)} tx, ${r.pools} pools with reserves)`,
   );
-  console.log(line("baseline: bare node:http, same body", r.bare));
-  console.log(line("tondex (as tondex start serves it)", r.tondex));
-  console.log(
-    `  ratio ${ratio.toFixed(4)}  target ${TARGET_RATIO} ${ratio >= TARGET_RATIO ? "meets" : "BELOW"}`,
-  );
-  console.log(line(`tondex at half load (${fmt(r.half.rate)} req/s)`, r.half));
-  console.log(`  p99 latency at half of the measured max: ${r.half.p99Ms} ms`);
-  const distinctRatio = r.distinct.requestsPerSecond / r.bare.requestsPerSecond;
-  console.log(line("tondex, every request distinct", r.distinct));
-  console.log(`  ratio ${distinctRatio.toFixed(4)} (worst case: each request simulated, none from the memo)`);
-  console.log(`  response memo over the run: ${fmt(r.memo.hits)} hits, ${fmt(r.memo.misses)} misses`);
+  for (const k of r.kinds) {
+    console.log(`POST ${k.route} (body ${k.bodyBytes} bytes; distinct over ${k.templates} request shapes)`);
+    for (const d of k.dropped) console.log(`  left out (not 200): ${d}`);
+    console.log(line("baseline: bare node:http, same body", k.bare));
+    const rep = k.repeated.requestsPerSecond / k.bare.requestsPerSecond;
+    console.log(line("tondex, repeated request (memo)", k.repeated));
+    console.log(`  ratio ${rep.toFixed(4)}${verdict(REPEATED_TARGET, rep >= REPEATED_TARGET)}`);
+    const dis = k.distinct.requestsPerSecond / k.bare.requestsPerSecond;
+    const target = DISTINCT_TARGET[k.kind];
+    console.log(line("tondex, every request distinct", k.distinct));
+    console.log(
+      `  ratio ${dis.toFixed(4)}${verdict(target, target !== undefined && dis >= target)}` +
+        `  (memo hits during the distinct runs: ${k.distinctMemoHits})`,
+    );
+    console.log(line(`distinct at half load (${fmt(k.half.rate)} req/s)`, k.half));
+    console.log(
+      `  p99 at half of the distinct max: ${k.half.p99Ms} ms` +
+        verdict(HALF_P99_TARGET_MS, k.half.p99Ms < HALF_P99_TARGET_MS),
+    );
+  }
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  printApiBench(await runApiBench());
+  const kinds = process.argv.slice(2).filter((a): a is Kind => a in ROUTES);
+  printApiBench(await runApiBench(kinds.length > 0 ? { kinds } : {}));
 }
