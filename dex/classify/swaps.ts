@@ -3,6 +3,7 @@
  * `swap`, its out_msgs the `pay_to` (+ v1 referral `pay_to` / v2 `pay_vault`). The rest of the batch only
  * enriches the leg: assets, the sender's wallet, whether the payout really happened (contracts.md §6).
  */
+import { protocolFeeFromReferral } from "../amm/protocol-fee.ts";
 import { STONFI_V2_OP } from "../codecs/stonfi/v2/opcodes.ts";
 import { describeExitCode, STONFI_EXIT_CODE } from "../exit-codes.ts";
 import type { AssetResolver } from "./assets.ts";
@@ -127,6 +128,14 @@ function v1Leg(batch: DecodedBatch, assets: AssetResolver, pool: DecodedTx): Ass
     const amount = p.amount0Out + p.amount1Out;
     leg.referral_fee = amount;
     leg.referrer = raw(p.owner) ?? leg.referrer;
+    // The referral fee pins down the protocol fee (the pool's ref_fee bps is not in any message).
+    if (leg.amount_out !== null) {
+      leg.protocol_fee = protocolFeeFromReferral({
+        amountOut: leg.amount_out,
+        referralFee: amount,
+        referralBps: null,
+      });
+    }
     const followed = followPayout(batch, {
       request: refMsg,
       to: raw(p.owner),
@@ -223,6 +232,14 @@ function v2Leg(batch: DecodedBatch, assets: AssetResolver, pool: DecodedTx): Ass
   if (payVault?.body.kind === "stonfi.v2.pay_vault") {
     leg.referral_fee = payVault.body.amount0Out + payVault.body.amount1Out;
     leg.referrer = raw(payVault.body.owner) ?? leg.referrer;
+    // The referral fee and the payload's referral bps pin down the protocol fee.
+    if (leg.amount_out !== null && payload !== null) {
+      leg.protocol_fee = protocolFeeFromReferral({
+        amountOut: leg.amount_out,
+        referralFee: leg.referral_fee,
+        referralBps: BigInt(payload.refFee),
+      });
+    }
   }
   leg.offer = assets.assetOf(offerWallet);
   leg.ask = assets.assetOf(askWallet);

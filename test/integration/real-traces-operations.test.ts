@@ -7,14 +7,24 @@
  *   code names — `swap_ok`; `swap_ok_ref` with the `ref_*` fields when a v1 pool also paid the referrer;
  *   `ask_jetton_wallet`/`ask_amount` for `swap_refund_no_liq`/`swap_refund_reserve_err`; `offer_*` for the
  *   other refunds — with the amounts the pool's messages carry.
+ * - operations (api.md §4.6), listed for every account of every trace: `wallet_tx_*` is the transaction
+ *   that started the operation — the operation wallet's own transaction processing the trace's external
+ *   message, before the pool transaction — or null, never another transaction; it is known whenever that
+ *   wallet's trace root is stored.
+ * - unknown is not zero: without a pool state (no deployment seen, no chain access) reserves, LP supply
+ *   and the LP fee are null; a refund moves no reserve and charges nothing; a swap adds its input to the
+ *   offer side, and takes out + protocol fee + referral fee from the ask side, known exactly when the
+ *   protocol fee is: the one fee every (P, R, gross output) consistent with the paid output and referral
+ *   fee gives (contracts.md §2.9, §3.9.1), enumerated here by brute force.
  */
-import { type Address, Cell, type Slice } from "@ton/core";
+import { Address, Cell, type Slice } from "@ton/core";
 import anyTest, { type TestFn } from "ava";
-import type { z } from "zod";
+import { z } from "zod";
 import { actionTreeResponse } from "../../schemas/api/transactions.ts";
+import { operationsResponse } from "../../schemas/api/wallets.ts";
 import type { RawTransaction } from "../../schemas/raw-transaction.ts";
 import { type ReplayedTraces, replayTraces, rootOf } from "../helpers/replayed-traces.ts";
-import { request } from "../unit/api/harness.ts";
+import { f as friendlyOf, request } from "../unit/api/harness.ts";
 
 const test = anyTest as TestFn<ReplayedTraces>;
 test.before(async (t) => {
@@ -33,7 +43,13 @@ async function get<T>(
 }
 
 /** Op codes and exit codes (contracts.md §2.3, §3.3). */
-const OP = { v1Swap: 0x25938561, v2Swap: 0x6664de2a, v1PayTo: 0xf93bb43f, v2PayTo: 0x657b54f5 };
+const OP = {
+  v1Swap: 0x25938561,
+  v2Swap: 0x6664de2a,
+  v1PayTo: 0xf93bb43f,
+  v2PayTo: 0x657b54f5,
+  v2PayVault: 0x63381632,
+};
 const EXIT: Record<number, string> = {
   3326308581: "swap_ok",
   1158120768: "swap_ok_ref",
@@ -45,6 +61,8 @@ const EXIT: Record<number, string> = {
   912017485: "swap_pool_locked",
   2808660177: "swap_fee_out_of_bounds",
 };
+
+const WINDOW = "since=2020-01-01T00:00:00&until=2035-01-01T00:00:00";
 
 const body = (boc: string): Slice => Cell.fromBase64(boc).beginParse();
 const friendly = (a: Address | null) => a?.toString({ bounceable: true, urlSafe: true }) ?? null;
@@ -77,8 +95,26 @@ function payTo(boc: string): PayTo | null {
   };
 }
 
-/** The offered amount of a router → pool `swap` (v1 §2.5: jetton_amount; v2 §3.6: amount0 + amount1). */
-function swapIn(boc: string): { dex: "v1" | "v2"; amountIn: bigint } | null {
+/** The referral amount of a v2 `pay_vault` (§3.6). */
+function payVault(boc: string): bigint | null {
+  const s = body(boc);
+  if (s.loadUint(32) !== OP.v2PayVault) return null;
+  s.skip(64);
+  s.loadMaybeAddress();
+  s.loadMaybeAddress();
+  const r = s.loadRef().beginParse();
+  const amount0 = r.loadCoins();
+  r.loadMaybeAddress();
+  return amount0 + r.loadCoins();
+}
+
+type SwapIn = { dex: "v1" | "v2"; amountIn: bigint; offer0: boolean; refBps: bigint | null };
+
+/**
+ * A router → pool `swap` (v1 §2.5: jetton_amount; v2 §3.6: amount0 + amount1 and the user's payload,
+ * whose `ref_fee` is the referral bps, §3.4). v1's side is its sender_wallet's, told by the pool's pay_to.
+ */
+function swapIn(boc: string): SwapIn | null {
   const s = body(boc);
   const op = s.loadUint(32);
   if (op !== OP.v1Swap && op !== OP.v2Swap) return null;
@@ -86,9 +122,22 @@ function swapIn(boc: string): { dex: "v1" | "v2"; amountIn: bigint } | null {
   s.loadMaybeAddress();
   if (op === OP.v1Swap) {
     s.loadMaybeAddress();
-    return { dex: "v1", amountIn: s.loadCoins() };
+    return { dex: "v1", amountIn: s.loadCoins(), offer0: true, refBps: null };
   }
-  return { dex: "v2", amountIn: s.loadCoins() + s.loadCoins() };
+  const amount0 = s.loadCoins();
+  const amount1 = s.loadCoins();
+  const payload = s.loadRef().beginParse();
+  payload.skip(32);
+  for (let i = 0; i < 3; i++) payload.loadMaybeAddress();
+  payload.skip(64);
+  const r = payload.loadRef().beginParse();
+  r.loadCoins();
+  r.loadMaybeAddress();
+  r.loadCoins();
+  r.loadMaybeRef();
+  r.loadCoins();
+  r.loadMaybeRef();
+  return { dex: "v2", amountIn: amount0 + amount1, offer0: amount0 > 0n, refBps: BigInt(r.loadUint(16)) };
 }
 
 /** Pool transactions of a trace: their inbound message is a router's `swap`. */
@@ -100,7 +149,13 @@ function poolSwaps(txs: readonly RawTransaction[]) {
       const p = m.body_boc ? payTo(m.body_boc) : null;
       return p ? [p] : [];
     });
-    return [{ tx, ...sw, pays }];
+    const vault = tx.out_msgs.flatMap((m) => {
+      const v = m.body_boc ? payVault(m.body_boc) : null;
+      return v === null ? [] : [v];
+    });
+    const main = pays.find((p) => p.exit !== "swap_ok_ref");
+    const referral = pays.find((p) => p.exit === "swap_ok_ref")?.amount ?? vault[0] ?? 0n;
+    return [{ tx, ...sw, pays, main, referral }];
   });
 }
 
@@ -183,4 +238,136 @@ test("action tree: every swap leg names its result as api.md §6.6 does, with th
   t.true(legs >= 8, `swap legs checked: ${legs}`);
   // The recorded traces hold a v1 referral swap and a v1 refund: both shapes are exercised.
   t.true(exits.has("swap_ok_ref") && exits.has("swap_refund_no_liq"), [...exits].join(","));
+});
+
+const D = 10000n;
+const ceilFee = (base: bigint, bps: bigint) => (base * bps + D - 1n) / D;
+
+/** Every protocol fee a (P, R, base) in the contracts' ranges gives for this output and referral fee. */
+function consistentProtocolFees(out: bigint, referral: bigint, refBps: bigint | null): Set<bigint> {
+  const fees = new Set<bigint>();
+  const rs = refBps === null ? Array.from({ length: 100 }, (_, i) => BigInt(i + 1)) : [refBps];
+  for (let p = 0n; p <= 100n; p++) {
+    const from = ((out + referral) * D) / (D - p);
+    for (let base = from - 1n; base <= from + 2n; base++) {
+      const protocol = ceilFee(base, p);
+      for (const r of rs) {
+        if (ceilFee(base, r) === referral && base - protocol - referral === out) fees.add(protocol);
+      }
+    }
+  }
+  return fees;
+}
+
+const raw = (friendlyAddress: string) => Address.parse(friendlyAddress).toRawString().toUpperCase();
+
+test("operations: wallet_tx_* is the operation wallet's transaction that started the trace, or null", async (t) => {
+  let known = 0;
+  let ops = 0;
+  for (const trace of t.context.traces) {
+    const root = rootOf(trace);
+    for (const account of new Set(trace.txs.map((tx) => tx.account))) {
+      const { operations } = await get(
+        t,
+        `/v1/wallets/${friendlyOf(account)}/operations?${WINDOW}`,
+        operationsResponse,
+      );
+      for (const { operation: op } of operations) {
+        const pool = trace.txs.find((tx) => tx.hash === op.pool_tx_hash);
+        if (pool === undefined) continue; // another trace's operation of the same account
+        ops++;
+        const label = `${trace.name} ${account} ${op.operation_type} ${op.pool_tx_hash}`;
+        t.not(op.wallet_tx_hash, op.pool_tx_hash, label);
+        const wallet = raw(op.wallet_address);
+        if (root.account === wallet) {
+          // The start is stored: it is named.
+          t.deepEqual(
+            [op.wallet_tx_hash, op.wallet_tx_lt, op.wallet_tx_timestamp],
+            [root.hash, root.lt, new Date(root.now * 1000).toISOString().slice(0, 19)],
+            label,
+          );
+          known++;
+          continue;
+        }
+        if (op.wallet_tx_hash === null) {
+          t.deepEqual([op.wallet_tx_lt, op.wallet_tx_timestamp], [null, null], label);
+          continue;
+        }
+        const started = trace.txs.find((tx) => tx.hash === op.wallet_tx_hash);
+        t.truthy(started, `${label}: a transaction of the same trace`);
+        t.is(started?.account, wallet, `${label}: of the operation's wallet`);
+        t.is(started?.in_msg?.source, null, `${label}: processing an external message`);
+        t.true(BigInt(started?.lt ?? "0") < BigInt(pool.lt), `${label}: before the pool transaction`);
+      }
+    }
+  }
+  t.true(ops >= 8, `operations checked: ${ops}`);
+  t.true(known >= 6, `operations started by a stored wallet transaction: ${known}`);
+});
+
+test("operations: a value the transactions do not determine is null, never 0; what they determine is stated", async (t) => {
+  const stateLts = new Map(
+    (
+      await t.context.store.query(
+        "SELECT pool, toString(min(lt)) AS lt FROM pool_states FINAL GROUP BY pool",
+        z.object({ pool: z.string(), lt: z.string() }),
+      )
+    ).map((r) => [r.pool, BigInt(r.lt)]),
+  );
+  let swaps = 0;
+  let derivedFees = 0;
+  for (const trace of t.context.traces) {
+    const pools = poolSwaps(trace.txs);
+    for (const account of new Set(trace.txs.map((tx) => tx.account))) {
+      const { operations } = await get(
+        t,
+        `/v1/wallets/${friendlyOf(account)}/operations?${WINDOW}`,
+        operationsResponse,
+      );
+      for (const { operation: op } of operations) {
+        const pool = pools.find((p) => p.tx.hash === op.pool_tx_hash);
+        if (pool === undefined || pool.main === undefined) continue;
+        swaps++;
+        const label = `${trace.name} ${op.pool_tx_hash}`;
+        const first = stateLts.get(pool.tx.account);
+        const stateKnown = first !== undefined && first <= BigInt(pool.tx.lt);
+        if (!stateKnown) {
+          t.deepEqual([op.asset0_reserve, op.asset1_reserve, op.lp_token_supply], [null, null, null], label);
+        }
+        if (pool.main.exit !== "swap_ok") {
+          // A refund: the pool kept nothing and charged nothing.
+          t.false(op.success, label);
+          t.deepEqual(
+            [op.asset0_delta, op.asset1_delta, op.lp_token_delta, op.lp_fee_amount, op.protocol_fee_amount],
+            ["0", "0", "0", "0", "0"],
+            label,
+          );
+          continue;
+        }
+        const out = pool.main.amount;
+        const offer0 = op.asset0_amount === `${pool.amountIn}` && op.asset1_amount === `${out}`;
+        t.true(offer0 || (op.asset1_amount === `${pool.amountIn}` && op.asset0_amount === `${out}`), label);
+        const [offerDelta, askDelta] = offer0
+          ? [op.asset0_delta, op.asset1_delta]
+          : [op.asset1_delta, op.asset0_delta];
+        t.is(offerDelta, `${pool.amountIn}`, `${label}: the whole input joins the offer side`);
+        t.is(op.lp_token_delta, "0", label);
+        t.is(op.referral_fee_amount, `${pool.referral}`, label);
+        if (stateKnown) continue;
+        t.is(op.lp_fee_amount, null, `${label}: the LP fee needs the reserves`);
+        const fees = pool.referral > 0n ? consistentProtocolFees(out, pool.referral, pool.refBps) : new Set();
+        const [fee] = fees;
+        const expected = fees.size === 1 && typeof fee === "bigint" ? fee : null;
+        t.is(op.protocol_fee_amount, expected === null ? null : `${expected}`, `${label}: protocol fee`);
+        t.is(
+          askDelta,
+          expected === null ? null : `${-(out + expected + pool.referral)}`,
+          `${label}: ask side`,
+        );
+        if (expected !== null) derivedFees++;
+      }
+    }
+  }
+  t.true(swaps >= 8, `swaps checked: ${swaps}`);
+  t.true(derivedFees >= 1, `protocol fees pinned down by a referral: ${derivedFees}`);
 });

@@ -19,9 +19,12 @@
  *   the state before). The pools' messages do not state the protocol fee: it is the swap fact's when the
  *   processor knew it, else what the swap added to the pool's collected protocol fee on the ask side
  *   (state after − state before), else null. A refunded swap or a liquidity operation charges no swap fee.
- * - wallet transaction: the wallet's topmost transaction on the path from the pool transaction up to the
- *   root of its trace (the wallet transaction that started the operation); null when the store did not
- *   keep one.
+ * - wallet transaction: the transaction that started the operation: the root of the pool transaction's
+ *   trace (the top of the path up its message edges), when it is the wallet's own transaction processing an
+ *   external message. Null when the store did not keep the root (the path ends at a transaction whose
+ *   inbound message came from a transaction not stored) or the root is another account's (the operation
+ *   was started by someone else, e.g. an aggregator contract or another router's hop): never a later
+ *   payout, an intermediate transaction or the pool transaction itself.
  */
 import { CURVES, type Direction, type PoolState } from "../../../dex/amm/index.ts";
 import type { OperationRecord, OperationType, RawAddress } from "../../read-model.ts";
@@ -78,8 +81,8 @@ export type OperationContext = {
 };
 
 function walletTxOf(o: OperationRow, ctx: OperationContext): WalletTx | null {
-  const path = ctx.paths.get(o.tx_hash) ?? [];
-  return path.findLast((t) => t.account === ctx.wallet) ?? null;
+  const root = ctx.paths.get(o.tx_hash)?.at(-1);
+  return root?.external && root.account === ctx.wallet && root.hash !== o.tx_hash ? root : null;
 }
 
 type Deltas = { a: bigint | null; b: bigint | null; lp: bigint | null };
