@@ -133,6 +133,8 @@ export function errorBodyOf(error: HttpError): {
   };
 }
 
+const HTTP_METHODS_NOT_ROUTED = new Set(["TRACE", "CONNECT"]);
+
 /** An answer the router left without a body (no route, a method it does not serve) as an HttpError. */
 function unmatched(ctx: Context): HttpError | null {
   if (ctx.body !== undefined && ctx.body !== null) return null;
@@ -140,7 +142,10 @@ function unmatched(ctx: Context): HttpError | null {
   if (ctx.status === 404) return new NotFoundError(`route ${where}`);
   const allowed = ctx.response.get("Allow");
   const details = allowed === "" ? [] : [{ field: "method", message: `allowed: ${allowed}` }];
-  if (ctx.status === 405)
+  // The router calls every method outside its own list unimplemented (501); but TRACE and CONNECT are
+  // HTTP's own methods (RFC 9110 §9.3), known to this server and not served by the route: 405. 501 stays
+  // for methods it does not know at all (WebDAV's PROPFIND).
+  if (ctx.status === 405 || (ctx.status === 501 && HTTP_METHODS_NOT_ROUTED.has(ctx.method)))
     return new HttpError(405, "method_not_allowed", `method not allowed: ${where}`, details);
   if (ctx.status === 501)
     return new HttpError(501, "not_implemented", `method not implemented: ${where}`, details, true);

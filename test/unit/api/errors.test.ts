@@ -271,7 +271,7 @@ test("any method on any route answers in the one JSON error shape (405 with the 
   for (const [method, path, status] of [
     ["PATCH", "/v1/swap/simulate", 405],
     ["PUT", "/v1/assets", 405],
-    ["TRACE", "/v1/assets", 501],
+    ["TRACE", "/v1/assets", 405],
     ["PROPFIND", "/v1/pools", 501],
     ["PROPFIND", "/no/such/route", 501],
   ] as const) {
