@@ -25,7 +25,7 @@ import type { RawTransaction } from "../../schemas/raw-transaction.ts";
 import * as F from "../unit/api/fixtures.ts";
 
 export const { WALLET, OTHER_WALLET, TON, USDT, USDC, STON, NOT, ROUTERS, ASSETS, TRACE, TRACE_ROOT } = F;
-export const { R_V1, R_CPI, P_V1, P_CPI, P_STABLE, P_WCPI, P_WSTABLE, raw } = F;
+export const { R_V1, R_CPI, R_STABLE, P_V1, P_CPI, P_STABLE, P_WCPI, P_WSTABLE, raw } = F;
 
 export const T0 = 1_726_000_000;
 export const lt = (n: number) => 45_000_000_000_000n + BigInt(n) * 10n;
@@ -234,6 +234,20 @@ export const SWAPS: SwapRow[] = [
   swap(12, P_CPI, USDT, TON, { query_id: 44n, amount_in: 2_990_000n, amount_out: 990_000_000n }),
   swap(13, P_CPI, TON, USDT, { ...refund, pool: null, exit_name: "swap_refund_no_liq" }),
   swap(14, P_BIG, STON, USDC, { sender: OTHER_WALLET, amount_in: 2n ** 128n + 5n, amount_out: 2n ** 200n }),
+  // A route across routers (classifier `route`): hop 1 pays router 2, whose hop credits router 1.
+  ...(() => {
+    const route = { route_id: `${poolTx(18)}:route`, route_sender: WALLET, route_receiver: WALLET };
+    return [
+      swap(18, P_CPI, TON, USDT, { ...route, query_id: 46n, receiver: R_STABLE.address }),
+      swap(19, P_STABLE, USDT, USDC, {
+        ...route,
+        query_id: 46n,
+        sender: R_CPI.address,
+        amount_in: 2_990_000n,
+        amount_out: 2_980_000n,
+      }),
+    ];
+  })(),
 ];
 const stored = (amount0: bigint, amount1: bigint, lp_account: string) =>
   ({ amount0, amount1, lp_account, exit_name: "ok", outcome: "stored" }) as const;

@@ -121,7 +121,8 @@ function operation(row: SwapRow | LiquidityRow): OperationRecord {
     return {
       ...base,
       type: "Swap",
-      destinationWallet: row.receiver!,
+      // A route's hops are its user's, destined to who got the final output.
+      destinationWallet: row.route_receiver ?? row.receiver!,
       exitCode: row.exit_name,
       amount0: offer0 ? row.amount_in : out,
       amount1: offer0 ? out : row.amount_in,
@@ -130,7 +131,7 @@ function operation(row: SwapRow | LiquidityRow): OperationRecord {
       protocolFee,
       referralFee: row.referral_fee ?? 0n,
       referral: row.referrer,
-      wallet: row.sender!,
+      wallet: row.route_sender ?? row.sender!,
     };
   }
   const okName = row.kind === "mint" ? OK_NAMES.mint : row.withdraw_kind ? OK_NAMES[row.withdraw_kind] : "ok";
@@ -174,13 +175,15 @@ const pool = ({ stats: _, ...p }: PoolRecord): AnyPoolRecord => ({
   protocolFeeAddress: null,
   deprecated: false,
 });
-function swapStatus(row: SwapRow) {
+function swapStatus(row: SwapRow, routeFirst?: SwapRow) {
   // A cross-swap route: what the wallet gave is its first leg's offer.
   const first =
+    routeFirst ??
     X.SWAPS.find(
       (s) =>
         s.continues_as_cross_swap && s.query_id === row.query_id && s.sender === row.sender && s.lt < row.lt,
-    ) ?? row;
+    ) ??
+    row;
   const offerOf = (r: SwapRow) => (r.offer_kind === "ton" ? X.TON : r.offer_master!);
   const ask = row.ask_kind === "ton" ? X.TON : row.ask_master!;
   const deltas = new Map([[offerOf(first), -first.amount_in]]);
@@ -190,7 +193,7 @@ function swapStatus(row: SwapRow) {
   const coins = row.payout_amount ?? row.amount_out ?? 0n;
   return {
     router: row.router!,
-    wallet: row.sender!,
+    wallet: row.route_sender ?? row.sender!,
     queryId: row.query_id,
     exitCode: row.exit_name,
     coins,
@@ -260,7 +263,12 @@ function expected(): MemoryData {
     // valid_until, then msg_seqno) carries 611, and the wallet stores 611 + 1 on accepting it. The other
     // wallet transactions of the fixture carry no wallet external (a bare jetton transfer body).
     walletSeqnos: { [X.TRACE_ROOT.account]: rootSeqno() + 1 },
-    swaps: X.SWAPS.filter((s) => !s.continues_as_cross_swap).map(swapStatus),
+    swaps: X.SWAPS.flatMap((s) => {
+      if (s.route_id === null) return s.continues_as_cross_swap ? [] : [swapStatus(s)];
+      // Each router of a route answers with the route's last hop, and what its first hop took.
+      const hops = X.SWAPS.filter((h) => h.route_id === s.route_id).sort(by((h) => h.lt));
+      return [{ ...swapStatus(hops.at(-1)!, hops[0]), router: s.router! }];
+    }),
   };
 }
 
@@ -303,7 +311,7 @@ const CALLS: Record<string, Call> = {
   "getWalletOperations(time window)": (m) =>
     m.getWalletOperations(W, { ...window, since: X.T0 + 200, until: X.T0 + 800 }),
   "getWalletOperations(others)": (m) =>
-    Promise.all([X.OTHER_WALLET, unknown].map((w) => m.getWalletOperations(w, window))),
+    Promise.all([X.OTHER_WALLET, X.R_CPI.address, unknown].map((w) => m.getWalletOperations(w, window))),
   getWalletLpPositions: (m) =>
     Promise.all([W, X.OTHER_WALLET, lower(W)].map((w) => m.getWalletLpPositions(w))),
   getFeeVaults: (m) => Promise.all([W, X.OTHER_WALLET, unknown].map((w) => m.getFeeVaults(w))),
@@ -337,6 +345,9 @@ const CALLS: Record<string, Call> = {
         [X.R_CPI, W, 113n],
         [X.R_CPI, X.OTHER_WALLET, 114n],
         [X.R_V1, W, 42n],
+        [X.R_CPI, W, 46n],
+        [X.R_STABLE, W, 46n],
+        [X.R_STABLE, X.R_CPI.address, 46n],
       ].map(([r, owner, queryId]) =>
         m.findSwap({
           router: (r as typeof X.R_CPI).address,
@@ -356,7 +367,7 @@ for (const [name, call] of Object.entries(CALLS)) {
 
 test("the expectations are not trivially empty", async (t) => {
   const { mem } = t.context;
-  t.is((await mem.getWalletOperations(W, window)).length, 15);
+  t.is((await mem.getWalletOperations(W, window)).length, 17);
   t.is((await mem.listPools()).length, 8);
   t.is((await mem.getTransactionsByInMsg(X.TRACE_ROOT.out_msgs.map((o) => o.hash))).length, 1);
 });
