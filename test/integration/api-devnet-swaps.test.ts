@@ -18,7 +18,7 @@
  * — cannot check the simulation "at that moment": the API's pool state is the index's, so the index must be
  * at the block before each swap when the simulation is asked.
  */
-import type { Address } from "@ton/core";
+import { Address } from "@ton/core";
 import anyTest, { type ExecutionContext, type TestFn } from "ava";
 import { type PoolState, reverseSwap, SWAP_EXIT, type SwapRequest, swap } from "../../dex/amm/index.ts";
 import { selectFacts } from "../../infra/store/facts-reader.ts";
@@ -519,6 +519,50 @@ test.serial(
         [assetAddress(devnet, "dDOGS")]: `${leg2.amountOut}`,
       }),
     });
+  },
+);
+
+test.serial(
+  "every wallet's operations (swaps, provides, mints, burns): wallet_tx_* is the wallet's transaction that started the trace",
+  async (t) => {
+    const { env } = t.context;
+    // The trace graph of everything the devnet executed: a transaction's parent sent its inbound message.
+    const txs = env.blocks.flatMap((b) => b.transactions);
+    const byHash = new Map(txs.map((tx) => [tx.hash, tx]));
+    const sender = new Map(txs.flatMap((tx) => tx.out_msgs.map((m) => [m.hash, tx] as const)));
+    const rootOf = (hash: string) => {
+      let tx = byHash.get(hash);
+      while (tx?.in_msg && tx.in_msg.source !== null) tx = sender.get(tx.in_msg.hash);
+      return tx;
+    };
+    const wallets = new Set(txs.flatMap((tx) => (tx.in_msg?.source === null ? [tx.account] : [])));
+    const byType = new Map<string, number>();
+    const started = { named: 0, null: 0 };
+    for (const wallet of wallets) {
+      const res = await request(
+        env.api,
+        "GET",
+        `/v1/wallets/${fr(Address.parse(wallet))}/operations?since=2000-01-01T00:00:00&until=2100-01-01T00:00:00`,
+      );
+      t.is(res.status, 200, res.text);
+      for (const { operation: op } of operationsResponse.parse(res.json).operations) {
+        const label = `${wallet} ${op.operation_type} ${op.pool_tx_hash}`;
+        const root = rootOf(op.pool_tx_hash);
+        t.truthy(root, `${label}: the devnet executed it`);
+        // Every devnet trace starts at a wallet's external message, and the pipeline stored it.
+        const expected = root?.account === rawOf(Address.parse(op.wallet_address)) ? root : undefined;
+        t.deepEqual(
+          [op.wallet_tx_hash, op.wallet_tx_lt],
+          [expected?.hash ?? null, expected?.lt ?? null],
+          label,
+        );
+        byType.set(op.operation_type, (byType.get(op.operation_type) ?? 0) + 1);
+        if (op.wallet_tx_hash === null) started.null++;
+        else started.named++;
+      }
+    }
+    t.log(Object.fromEntries(byType), started);
+    t.true((byType.get("Swap") ?? 0) > 0 && byType.size >= 3, JSON.stringify(Object.fromEntries(byType)));
   },
 );
 
