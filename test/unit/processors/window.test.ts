@@ -42,7 +42,7 @@ const wholeTrace = test.macro({
     t.is(flush.evicted.flatMap((b) => b.transactions).length, trace.txs.length);
     t.deepEqual(window.transactions(), []);
   },
-  title: (_, trace) => `${trace.name}: a whole trace is released complete, once`,
+  title: (_, trace: LoadedTrace) => `${trace.name}: a whole trace is released complete, once`,
 });
 
 const blockByBlock = test.macro({
@@ -60,7 +60,7 @@ const blockByBlock = test.macro({
     // Deep-equal to the whole trace's: no field depends on where the batches were cut.
     t.deepEqual(byId(released), byId(expected));
   },
-  title: (_, trace) => `${trace.name}: one block per batch releases what the whole trace does`,
+  title: (_, trace: LoadedTrace) => `${trace.name}: one block per batch releases what the whole trace does`,
 });
 
 const shallowWindow = test.macro({
@@ -99,7 +99,8 @@ const shallowWindow = test.macro({
     }
     t.true(released.some((o) => !isLeftover(o)));
   },
-  title: (_, trace) => `${trace.name}: a window shallower than the trace releases each operation once`,
+  title: (_, trace: LoadedTrace) =>
+    `${trace.name}: a window shallower than the trace releases each operation once`,
 });
 
 for (const trace of traces) {
