@@ -35,9 +35,9 @@ import { cachedReadModel } from "../api/read-model-cached.ts";
 import { ClickHouseReadModel } from "../api/read-model-clickhouse.ts";
 import { loadConfig } from "../bin/config.ts";
 import { startPipeline } from "../bin/pipeline.ts";
+import { applyLibraryPatches } from "../infra/library-patches/index.ts";
 import { createLogger } from "../infra/log.ts";
 import { createMetrics } from "../infra/metrics.ts";
-import { applyLibraryPatches } from "../infra/library-patches/index.ts";
 import { createDevnetSource } from "../ingest/devnet/source.ts";
 import { fmt } from "./harness.ts";
 

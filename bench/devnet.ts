@@ -12,22 +12,22 @@
  * "One core" is measured strictly: a child process under `--single-threaded`, where V8 runs its garbage
  * collector and compiler on the JavaScript thread too. Node's default lets V8 helper threads take that work
  * to a second core (a third of the market's CPU time on this machine); that figure is printed beside it,
- * and the verdict is the single-core one. Both children run with the V8 settings the CLI uses
- * (ingest/devnet/chain/gc-tuning.ts: its startup flags on their command line, the rest set at runtime).
+ * and the verdict is the single-core one. Both children run with the V8 settings of the devnet's own
+ * commands (`npm run devnet`; ingest/devnet/chain/gc-tuning.ts: startup flags on their command line, the
+ * rest set at runtime).
  *
  * Run alone: `node --import tsx bench/devnet.ts`; bench/run.ts imports `runDevnetBench`.
  */
 import { execFile } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import { beginCell, Cell, contractAddress } from "@ton/core";
+import { applyLibraryPatches } from "../infra/library-patches/index.ts";
 import { Chain } from "../ingest/devnet/chain/chain.ts";
 import { echoInit, registerEcho } from "../ingest/devnet/chain/echo.ts";
 import { DEVNET_NODE_FLAGS, useDevnetGcTuning } from "../ingest/devnet/chain/gc-tuning.ts";
-import { useNativeSha256 } from "../ingest/devnet/chain/native-sha256.ts";
 import { CodeRegistry } from "../ingest/devnet/chain/registry.ts";
 import { registerWallet, walletInit, walletTransferBody } from "../ingest/devnet/chain/wallet.ts";
 import { Devnet } from "../ingest/devnet/devnet.ts";
-import { useTonCoreSpeedups } from "../processors/ton-core-speedups.ts";
 import { fmt, measure, type Rate } from "./harness.ts";
 
 const TON = 1_000_000_000n;
@@ -143,8 +143,7 @@ export type DevnetBench = { settings: (Measured & { setting: string })[] };
 export async function measureHere(
   options: { marketBlocks?: number; chainBlocks?: number } = {},
 ): Promise<Measured> {
-  useNativeSha256();
-  useTonCoreSpeedups();
+  applyLibraryPatches(["parse", "build"]);
   useDevnetGcTuning();
   const leaf = beginCell().storeUint(1, 8).endCell();
   // Best of 3 short rounds, like the devnet figures, so one slow second does not skew every ratio.

@@ -14,7 +14,7 @@
  *    thread (serialisation included). Its rate is quoted as tx/s of the input.
  * Each measurement is the best of `rounds` runs on a truncated database, so a busy machine skews it less.
  * BATCH_MAX_RECORDS, WINDOW_BLOCKS, ... are read from the environment like `tondex start` does, and the
- * process-wide speedups of a composition root are on (`useNativeSha256`, `useTonCoreSpeedups`).
+ * process-wide speedups of a composition root are on (`applyLibraryPatches`, as `tondex start` on the devnet).
  *
  * Run alone: `node --import tsx bench/pipeline.ts [blocks]`; bench/run.ts imports `runPipelineBench`.
  */
@@ -25,15 +25,13 @@ import { pathToFileURL } from "node:url";
 import { loadConfig } from "../bin/config.ts";
 import { startPipeline } from "../bin/pipeline.ts";
 import type { ChainState } from "../dex/chain-state.ts";
+import { applyLibraryPatches } from "../infra/library-patches/index.ts";
 import { createLogger } from "../infra/log.ts";
 import { createMetrics } from "../infra/metrics.ts";
 import { openStore, type Store } from "../infra/store/client.ts";
 import { migrate } from "../infra/store/migrate.ts";
-import { useDevnetGcTuning } from "../ingest/devnet/chain/gc-tuning.ts";
-import { useNativeSha256 } from "../ingest/devnet/chain/native-sha256.ts";
 import { Devnet } from "../ingest/devnet/devnet.ts";
 import type { Source, SourceBlock } from "../ingest/source.ts";
-import { useTonCoreSpeedups } from "../processors/ton-core-speedups.ts";
 import { cursor, FACT_TABLES } from "../schemas/facts.ts";
 import { fmt } from "./harness.ts";
 
@@ -121,9 +119,7 @@ export async function runPipelineBench(
   options: { blocks?: number; rounds?: number } = {},
 ): Promise<PipelineBench> {
   // The process-wide settings `tondex start` applies at startup on the devnet source.
-  useNativeSha256();
-  useTonCoreSpeedups();
-  useDevnetGcTuning();
+  applyLibraryPatches(["parse", "build"]);
   const rounds = options.rounds ?? 2;
   const generated = await generate(options.blocks ?? 120);
   const transactions = generated.blocks.reduce((n, b) => n + b.transactions.length, 0);

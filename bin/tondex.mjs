@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=32 --min-semi-space-size=32
+#!/usr/bin/env node
 // Entry point of the `tondex` CLI. The project is TypeScript run through tsx (no build step):
 // register tsx's ESM loader, then hand over to the typed CLI in main.ts.
 import { register } from "tsx/esm/api";

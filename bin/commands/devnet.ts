@@ -3,11 +3,10 @@
  * the blocks (RawTransaction JSONL) and the contracts' ground truth (format: schemas/devnet-dump.ts).
  */
 import { parseArgs } from "node:util";
+import { applyLibraryPatches } from "../../infra/library-patches/index.ts";
 import { useDevnetGcTuning } from "../../ingest/devnet/chain/gc-tuning.ts";
-import { useNativeSha256 } from "../../ingest/devnet/chain/native-sha256.ts";
 import { Devnet } from "../../ingest/devnet/devnet.ts";
 import { DevnetDumpWriter } from "../../ingest/devnet/dump.ts";
-import { useTonCoreSpeedups } from "../../processors/ton-core-speedups.ts";
 import type { CliIo } from "../io.ts";
 
 const USAGE = `usage: tondex devnet --seed N --blocks M --out DIR [--actions-per-block K] [--no-drain]
@@ -80,8 +79,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return 2;
   }
   const { seed, blocks, out, actionsPerBlock, drain } = parsed.value;
-  useNativeSha256();
-  useTonCoreSpeedups();
+  applyLibraryPatches(["parse", "build"]);
   useDevnetGcTuning();
   const devnet = new Devnet({ seed, actionsPerBlock });
   const writer = await DevnetDumpWriter.open(out);

@@ -5,11 +5,10 @@
  * lines otherwise. Resumes from the stored cursor; exits when the inputs are done.
  */
 import { ConfigError } from "../../infra/errors.ts";
+import { applyLibraryPatches } from "../../infra/library-patches/index.ts";
 import { createLogger } from "../../infra/log.ts";
 import { createMetrics } from "../../infra/metrics.ts";
-import { useNativeSha256 } from "../../ingest/devnet/chain/native-sha256.ts";
 import { replayLastBlock } from "../../ingest/replay/index.ts";
-import { useTonCoreSpeedups } from "../../processors/ton-core-speedups.ts";
 import { configHelp, loadConfig } from "../config.ts";
 import type { CliIo } from "../io.ts";
 import { startPipeline } from "../pipeline.ts";
@@ -37,9 +36,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     }
     throw error;
   }
-  useNativeSha256();
-  useTonCoreSpeedups();
   const logger = createLogger({ level: config.logLevel, name: "tondex" });
+  // A replay parses recorded BOCs; it builds no cells.
+  applyLibraryPatches(["parse"], logger);
   const total = await replayLastBlock(paths);
   const progress = createProgress({ write: io.stderr, tty: process.stderr.isTTY === true, total, first: 0 });
   const pipeline = await startPipeline(config, {

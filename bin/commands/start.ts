@@ -6,11 +6,9 @@
  */
 import type { Server } from "node:http";
 import { ConfigError } from "../../infra/errors.ts";
+import { applyLibraryPatches } from "../../infra/library-patches/index.ts";
 import { createLogger } from "../../infra/log.ts";
 import { createMetrics } from "../../infra/metrics.ts";
-import { useDevnetGcTuning } from "../../ingest/devnet/chain/gc-tuning.ts";
-import { useNativeSha256 } from "../../ingest/devnet/chain/native-sha256.ts";
-import { useTonCoreSpeedups } from "../../processors/ton-core-speedups.ts";
 import { configHelp, loadConfig } from "../config.ts";
 import type { CliIo } from "../io.ts";
 import { startPipeline } from "../pipeline.ts";
@@ -33,9 +31,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   const logger = createLogger({ level: config.logLevel, name: "tondex" });
   const metrics = createMetrics({ defaultMetrics: true, dataDir: config.dataDir });
-  useNativeSha256();
-  useTonCoreSpeedups();
-  if (config.source === "devnet") useDevnetGcTuning();
+  // The processors parse every source's BOCs; only the devnet builds and hashes cells.
+  applyLibraryPatches(config.source === "devnet" ? ["parse", "build"] : ["parse"], logger);
   const pipeline = await startPipeline(config, { logger, metrics });
   let server: Server;
   try {

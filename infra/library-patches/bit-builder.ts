@@ -10,19 +10,18 @@
  * Like @ton/core's code they OR the first (partial) byte in and assign the following ones. Anything
  * unusual (another argument type, a zero or huge width, a value out of range, a write past the end) goes
  * to the original, so every error is thrown by @ton/core itself, with its message, before anything is
- * written. test/unit/ingest/devnet/bit-builder.test.ts compares both on random write sequences.
+ * written. test/unit/infra/library-patches/bit-builder.test.ts compares both on random write sequences.
  *
- * Process-wide, installed by `useNativeSha256()` (composition roots only).
+ * Process-wide, installed by `applyLibraryPatches` (./index.ts) for the composition roots that build messages.
  */
 import { createRequire } from "node:module";
+import { POW2 } from "../pow2.ts";
 
 type Builder = { _buffer: Uint8Array; _length: number };
 type WriteUint = (this: Builder, value: bigint | number, bits: number) => void;
 type WriteBuffer = (this: Builder, src: Buffer) => void;
 
 const TWO_48 = 2 ** 48;
-/** POW2[n] = 2^n: a variable `2 ** n` calls the C library's `pow` every time. */
-const POW2: readonly number[] = Array.from({ length: 1024 }, (_, n) => 2 ** n);
 const TWO_48_BIG = 1n << 48n;
 const MASK_48 = TWO_48_BIG - 1n;
 
@@ -122,11 +121,8 @@ export function fastWriteBuffer(original: WriteBuffer): WriteBuffer {
   };
 }
 
-let applied = false;
-
 /** Returns false when @ton/core's layout is not the expected one (nothing is changed then). */
-export function useFastBitBuilder(): boolean {
-  if (applied) return true;
+export function installBitBuilder(): boolean {
   let proto: { writeUint?: WriteUint; writeBuffer?: WriteBuffer };
   try {
     const require = createRequire(import.meta.url);
@@ -138,6 +134,5 @@ export function useFastBitBuilder(): boolean {
   if (typeof writeUint !== "function" || typeof writeBuffer !== "function") return false;
   proto.writeUint = fastWriteUint(writeUint);
   proto.writeBuffer = fastWriteBuffer(writeBuffer);
-  applied = true;
   return true;
 }

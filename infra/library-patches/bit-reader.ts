@@ -10,12 +10,11 @@
  *
  * Each replacement handles the common in-bounds case and hands anything unusual (out-of-bounds reads, an
  * overflowing builder, arguments of another type) to the original, so errors and edge cases stay exactly
- * as they were. test/unit/processors/ton-core-speedups.test.ts compares both on random inputs and on every
- * decoded message of the shared mainnet traces.
+ * as they were. test/unit/infra/library-patches/bit-reader.test.ts compares both on random inputs and on
+ * every decoded message of the mainnet traces.
  *
- * Like `useNativeSha256()` (ingest/devnet/chain/native-sha256.ts), it changes a dependency for the whole
- * process, so only composition roots (bin/, benchmarks) call it, once, at startup; everything works the
- * same without it, only slower.
+ * It changes a dependency for the whole process: installed only through `applyLibraryPatches` (./index.ts),
+ * by the composition roots that parse (bin/, benchmarks); everything works the same without it, only slower.
  */
 import { createRequire } from "node:module";
 
@@ -41,11 +40,8 @@ type ReaderMethods = {
 
 const require = createRequire(import.meta.url);
 
-let applied = false;
-
 /** Returns false when @ton/core's layout is not the expected one (nothing is changed then). */
-export function useTonCoreSpeedups(): boolean {
-  if (applied) return true;
+export function installBitReader(): boolean {
   let reader: ReaderMethods;
   let builder: { writeBits?: WriteBits };
   let bitString: new (...args: never[]) => unknown;
@@ -77,7 +73,6 @@ export function useTonCoreSpeedups(): boolean {
   reader.preloadUint = fastLoadUint(preloadUint, false);
   builder.writeBits = fastWriteBits(write, bitString);
   crc.crc32c = crc32c;
-  applied = true;
   return true;
 }
 

@@ -1,22 +1,18 @@
 /**
  * @ton/core hashes every cell through `sha256_sync` of @ton/crypto, a pure-JS SHA-256 that hex-encodes its
- * input first; on the devnet that is about a fifth of all CPU time. `useNativeSha256()` points that export
- * at node:crypto's SHA-256 — the same function, bit for bit (test/unit/ingest/devnet/native-sha256.test.ts
+ * input first; on the devnet that is about a fifth of all CPU time. `installSha256()` points that export
+ * at node:crypto's SHA-256 — the same function, bit for bit (test/unit/infra/library-patches/sha256.test.ts
  * compares both on random inputs and on cell hashes).
  *
  * It also replaces `bitsToPaddedBuffer`, which builds the data part of every cell's hash input (and of
  * `BitString.toString`) one bit at a time through a `BitBuilder`: the replacement copies bytes and sets the
  * completion tag, with the same output (the test compares both on random bit strings at any offset).
  *
- * And it installs ./bit-builder.ts: @ton/core's `BitBuilder.writeUint` and unaligned `writeBuffer` with number
- * arithmetic instead of a bigint per byte (the SDK's and dex/codecs' message building), same bytes.
- *
- * It changes a dependency's module export for the whole process, so only the composition roots call it
- * (bin/ and the benchmarks), once, at startup; everything works the same without it, only slower.
+ * It changes a dependency's module export for the whole process: installed only through
+ * `applyLibraryPatches` (./index.ts); everything works the same without it, only slower.
  */
 import { hash } from "node:crypto";
 import { createRequire } from "node:module";
-import { useFastBitBuilder } from "./bit-builder.ts";
 
 type Sha256Module = { sha256_sync: (source: Buffer | string) => Buffer };
 /** The fields of @ton/core's `BitString` the padded-bytes copy reads. */
@@ -71,10 +67,8 @@ function fastPaddedBuffer(original: ToPadded): ToPadded {
   };
 }
 
-let paddedPatched = false;
-
 /** Returns false when @ton/crypto's layout is not the expected one (nothing is changed then). */
-export function useNativeSha256(): boolean {
+export function installSha256(): boolean {
   let target: Partial<Sha256Module>;
   try {
     target = require("@ton/crypto/dist/primitives/sha256.js") as Partial<Sha256Module>;
@@ -83,17 +77,13 @@ export function useNativeSha256(): boolean {
   }
   if (typeof target.sha256_sync !== "function") return false;
   target.sha256_sync = nativeSha256;
-  useFastBitBuilder();
-  if (!paddedPatched) {
-    try {
-      const padded = require("@ton/core/dist/boc/utils/paddedBits.js") as Partial<PaddedBitsModule>;
-      if (typeof padded.bitsToPaddedBuffer === "function") {
-        padded.bitsToPaddedBuffer = fastPaddedBuffer(padded.bitsToPaddedBuffer);
-        paddedPatched = true;
-      }
-    } catch {
-      // Another @ton/core layout: its own bit-by-bit copy stays, which is only slower.
+  try {
+    const padded = require("@ton/core/dist/boc/utils/paddedBits.js") as Partial<PaddedBitsModule>;
+    if (typeof padded.bitsToPaddedBuffer === "function") {
+      padded.bitsToPaddedBuffer = fastPaddedBuffer(padded.bitsToPaddedBuffer);
     }
+  } catch {
+    // Another @ton/core layout: its own bit-by-bit copy stays, which is only slower.
   }
   return true;
 }

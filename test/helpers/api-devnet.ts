@@ -20,10 +20,10 @@ import { ClickHouseReadModel } from "../../api/read-model-clickhouse.ts";
 import { loadConfig, TEST_ENV } from "../../bin/config.ts";
 import { type Pipeline, startPipeline } from "../../bin/pipeline.ts";
 import type { ChainState } from "../../dex/chain-state.ts";
+import { applyLibraryPatches } from "../../infra/library-patches/index.ts";
 import { createLogger } from "../../infra/log.ts";
 import { createMetrics, type Metrics } from "../../infra/metrics.ts";
 import type { DevnetBlock } from "../../ingest/devnet/chain/chain.ts";
-import { useNativeSha256 } from "../../ingest/devnet/chain/native-sha256.ts";
 import type { TruthRecord } from "../../ingest/devnet/chain/truth.ts";
 import { Devnet } from "../../ingest/devnet/devnet.ts";
 import { TON_SYMBOL } from "../../ingest/devnet/sim/catalog.ts";
@@ -110,7 +110,7 @@ export async function startApiDevnet(options: {
   marketBlocks: number;
   actionsPerBlock?: number;
 }): Promise<ApiDevnet> {
-  useNativeSha256();
+  applyLibraryPatches(["parse", "build"]);
   const dir = await mkdtemp(join(tmpdir(), "tondex-api-devnet-"));
   const devnet = new Devnet({ seed: options.seed, actionsPerBlock: options.actionsPerBlock ?? 24 });
   const source = new PushSource(devnet.state);

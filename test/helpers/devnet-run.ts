@@ -3,7 +3,7 @@
  * transactions and ground truth: the common setup of the devnet acceptance tests.
  */
 
-import { useNativeSha256 } from "../../ingest/devnet/chain/native-sha256.ts";
+import { applyLibraryPatches } from "../../infra/library-patches/index.ts";
 import type { TruthRecord } from "../../ingest/devnet/chain/truth.ts";
 import { Devnet, type DevnetOptions } from "../../ingest/devnet/devnet.ts";
 import type { RawTransaction } from "../../schemas/raw-transaction.ts";
@@ -16,7 +16,7 @@ export type DevnetRun = {
 };
 
 export async function runDevnet(options: DevnetOptions & { blocks: number }): Promise<DevnetRun> {
-  useNativeSha256();
+  applyLibraryPatches(["parse", "build"]);
   const devnet = new Devnet(options);
   const run: DevnetRun = { devnet, blocks: [], txs: [], truth: [] };
   const add = (b: DevnetRun["blocks"][number]) => {

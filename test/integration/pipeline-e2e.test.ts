@@ -10,10 +10,10 @@ import { join } from "node:path";
 import test from "ava";
 import { loadConfig, TEST_ENV } from "../../bin/config.ts";
 import { startPipeline } from "../../bin/pipeline.ts";
+import { applyLibraryPatches } from "../../infra/library-patches/index.ts";
 import { createLogger } from "../../infra/log.ts";
 import { createMetrics } from "../../infra/metrics.ts";
 import { countFacts } from "../../infra/store/facts-reader.ts";
-import { useNativeSha256 } from "../../ingest/devnet/chain/native-sha256.ts";
 import type { TruthRecord } from "../../ingest/devnet/chain/truth.ts";
 import { createDevnetSource } from "../../ingest/devnet/source.ts";
 import { factsMatchTruth } from "../helpers/facts-truth.ts";
@@ -22,7 +22,7 @@ const BLOCKS = Number(process.env.TONDEX_E2E_BLOCKS ?? 160);
 const MIN_TRANSACTIONS = process.env.TONDEX_E2E_BLOCKS ? 0 : 100_000;
 
 test("a devnet run of ≥ 100k transactions ends with facts equal to the ground truth", async (t) => {
-  useNativeSha256();
+  applyLibraryPatches(["parse", "build"]);
   const dir = await mkdtemp(join(tmpdir(), "tondex-e2e-"));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const config = loadConfig(

@@ -6,7 +6,7 @@
  * Layout: https://github.com/ton-blockchain/ton/blob/master/crypto/tl/boc.tlb
  */
 
-import { POW2 } from "./cell-writer.ts";
+import { POW2 } from "../../../infra/pow2.ts";
 import {
   type AnyCell,
   bitsOf,

@@ -7,15 +7,11 @@
  */
 import { hash as nodeHash } from "node:crypto";
 import { Address, type BitString, type Builder, type Cell, ExternalAddress, type Slice } from "@ton/core";
+import { POW2 } from "../../../infra/pow2.ts";
 import { type AnyCell, depthOf, descriptor2, FastCell, fastOf, hashOf, toTonCell } from "./fast-cell.ts";
 
 const MAX_BITS = 1023;
 const TWO_32 = 2 ** 32;
-/**
- * POW2[n] = 2^n for n ≤ 1023: `2 ** n` with a variable exponent is a call into the C library's `pow` per
- * evaluation (V8 folds only constants), which was 3% of the devnet's time in these range checks.
- */
-export const POW2: readonly number[] = Array.from({ length: 1024 }, (_, n) => 2 ** n);
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 /** Value of a hex digit by char code (0-9, a-f; `bigint.toString(16)` writes lower case). */
 const NIBBLE = (() => {

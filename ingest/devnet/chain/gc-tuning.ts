@@ -5,16 +5,18 @@
  * pretenuring sent the short-lived ones to the old generation, where only full collections reclaim them.
  * Turning it off measured +15-20% market throughput on one core (bench/devnet.ts prints both settings).
  *
- * It sets a V8 flag for the whole process, so only composition roots (bin/, the benchmarks) call it.
+ * It sets a V8 flag for the whole process, so only the devnet's own commands call it (`tondex devnet`, the
+ * devnet benchmark), never `tondex start`: the devnet is a test and demo source, its throughput is plenty.
  */
 import { setFlagsFromString } from "node:v8";
 
 export const DEVNET_V8_FLAGS = ["--no-allocation-site-pretenuring"] as const;
 
 /**
- * Flags V8 reads only when the process starts, so they are on the command line of the CLI's launchers
- * (bin/tondex, the shebang of bin/tondex.mjs, `npm start`) and of the benchmark's children; a test keeps
- * them in step. A 32 MiB young generation (Node's default tops out at 16): the devnet allocates some
+ * Flags V8 reads only when the process starts, so they are on the command line of the devnet's own
+ * commands only (`npm run devnet` and the devnet benchmark's children), never on the CLI's general
+ * launchers (bin/tondex, bin/tondex.mjs, `npm start`); test/unit/bin/launchers.test.ts keeps them so.
+ * A 32 MiB young generation (Node's default tops out at 16): the devnet allocates some
  * 16 KB per transaction, and half as many young-generation collections measured +2.7% market throughput
  * on one core, for 32 MiB more memory.
  */

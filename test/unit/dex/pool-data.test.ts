@@ -15,14 +15,14 @@ import {
   poolLayoutsOf,
   v2LayoutsOf,
 } from "../../../dex/pool-data.ts";
-import { useNativeSha256 } from "../../../ingest/devnet/chain/native-sha256.ts";
+import { applyLibraryPatches } from "../../../infra/library-patches/index.ts";
 import { poolDataCell as v1DataCell } from "../../../ingest/devnet/contracts/stonfi-v1/storage.ts";
 import type { V2PoolState } from "../../../ingest/devnet/contracts/stonfi-v2/state.ts";
 import { poolDataCell as v2DataCell } from "../../../ingest/devnet/contracts/stonfi-v2/storage.ts";
 import { Devnet } from "../../../ingest/devnet/devnet.ts";
 import { V2_ROUTERS } from "../../../ingest/devnet/sim/types.ts";
 
-useNativeSha256();
+applyLibraryPatches(["parse", "build"]);
 
 const addr = (n: number) => new Address(0, Buffer.alloc(32, n));
 const code = (tag: number) => beginCell().storeUint(tag, 8).endCell();

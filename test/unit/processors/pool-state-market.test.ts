@@ -6,14 +6,14 @@
 import { beginCell, Cell } from "@ton/core";
 import test from "ava";
 import { decodeBody, encodeBody, STONFI_V1_OP, STONFI_V2_OP } from "../../../dex/codecs/index.ts";
-import { useNativeSha256 } from "../../../ingest/devnet/chain/native-sha256.ts";
+import { applyLibraryPatches } from "../../../infra/library-patches/index.ts";
 import { Devnet } from "../../../ingest/devnet/devnet.ts";
 import { PoolTracker } from "../../../processors/core/pool-state.ts";
 import { poolStates, pools as poolsTable } from "../../../schemas/facts.ts";
 import type { RawTransaction } from "../../../schemas/raw-transaction.ts";
 import { assertMatchesChain, poolTxs, type Run, runOf } from "../../helpers/pool-state-run.ts";
 
-useNativeSha256();
+applyLibraryPatches(["parse", "build"]);
 
 async function marketRun(seed: number, blocks: number): Promise<Run> {
   const devnet = new Devnet({ seed });

@@ -14,7 +14,7 @@ import {
   encodeStonfiV2SetRate,
 } from "../../../dex/codecs/index.ts";
 import { STONFI_EXIT_CODE } from "../../../dex/exit-codes.ts";
-import { useNativeSha256 } from "../../../ingest/devnet/chain/native-sha256.ts";
+import { applyLibraryPatches } from "../../../infra/library-patches/index.ts";
 import { v1CollectFeesBody, v1ResetPoolGasBody } from "../../../ingest/devnet/contracts/stonfi-v1/index.ts";
 import { v2UpdatePoolStatusBody } from "../../../ingest/devnet/contracts/stonfi-v2/router-admin.ts";
 import { Devnet } from "../../../ingest/devnet/devnet.ts";
@@ -26,7 +26,7 @@ import { PoolTracker } from "../../../processors/core/pool-state.ts";
 import type { RawTransaction } from "../../../schemas/raw-transaction.ts";
 import { assertMatchesChain, poolTxs, type Run, rawOf, runOf } from "../../helpers/pool-state-run.ts";
 
-useNativeSha256();
+applyLibraryPatches(["parse", "build"]);
 
 const TON = 1_000_000_000n;
 

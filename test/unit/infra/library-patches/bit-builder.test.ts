@@ -1,12 +1,12 @@
 /**
- * ingest/devnet/chain/bit-builder.ts must be invisible: the same bytes, lengths and errors as @ton/core's
+ * infra/library-patches/bit-builder.ts must be invisible: the same bytes, lengths and errors as @ton/core's
  * own `BitBuilder.writeUint` / `writeBuffer` on random sequences of writes (every alignment, numbers and
  * bigints of any width, in and out of range, writes that overflow the builder).
  */
 import { createRequire } from "node:module";
 import test from "ava";
 import fc from "fast-check";
-import { fastWriteBuffer, fastWriteUint } from "../../../../ingest/devnet/chain/bit-builder.ts";
+import { fastWriteBuffer, fastWriteUint } from "../../../../infra/library-patches/bit-builder.ts";
 
 type Builder = {
   _buffer: Buffer;

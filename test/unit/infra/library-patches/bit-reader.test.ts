@@ -1,22 +1,22 @@
 /**
- * processors/ton-core-speedups.ts must be invisible: every replaced @ton/core primitive returns (or throws)
+ * infra/library-patches/bit-reader.ts (the `parse` group) must be invisible: every replaced @ton/core primitive returns (or throws)
  * exactly what the original does. The originals are captured before the patch; ava runs this file in its
  * own process, so the patch reaches no other test.
  */
 import { createRequire } from "node:module";
 import { Address, BitBuilder, BitReader, BitString, Cell } from "@ton/core";
 import test from "ava";
-import { decodeMessage } from "../../../dex/classify/decode.ts";
+import { decodeMessage } from "../../../../dex/classify/decode.ts";
 import {
   crc32c,
   fastLoadUint,
   fastPreloadBuffer,
   fastPreloadUint,
   fastWriteBits,
-  useTonCoreSpeedups,
-} from "../../../processors/ton-core-speedups.ts";
-import { int, prng } from "../../helpers/prng.ts";
-import { listTraceFiles, loadTrace } from "../../helpers/traces.ts";
+} from "../../../../infra/library-patches/bit-reader.ts";
+import { applyLibraryPatches } from "../../../../infra/library-patches/index.ts";
+import { int, prng } from "../../../helpers/prng.ts";
+import { listTraceFiles, loadTrace } from "../../../helpers/traces.ts";
 
 const require = createRequire(import.meta.url);
 type PreloadUint = Parameters<typeof fastPreloadUint>[0];
@@ -148,7 +148,7 @@ test("every message of the mainnet traces decodes the same with the speedups", (
     loadTrace(name).txs.flatMap((tx) => [...(tx.in_msg ? [tx.in_msg] : []), ...tx.out_msgs]),
   );
   const before = messages.map((m) => canonical(decodeMessage(m)));
-  t.true(useTonCoreSpeedups());
+  t.deepEqual(applyLibraryPatches(["parse"]), { applied: ["parse"], refused: null });
   const after = messages.map((m) => canonical(decodeMessage(m)));
   t.true(messages.length > 100);
   t.deepEqual(after, before);
