@@ -133,12 +133,87 @@ function readString(r: TupleReader): string {
   return r.readCell().beginParse().loadStringTail();
 }
 
+/**
+ * Result fields of each get-method, in stack order (contracts.md §2.10, §3.10; TEP-74), so that a stack of
+ * the wrong shape is reported by the field it failed on.
+ */
+const FIELDS = {
+  jetton: ["total_supply", "mintable", "admin", "content", "wallet_code"],
+  address: ["address"],
+  wallet: ["balance", "owner", "master", "wallet_code"],
+  v1Router: ["is_locked", "admin", "temp_upgrade", "pool_code", "lp_wallet_code", "lp_account_code"],
+  v2Router: [
+    "id",
+    "dex_type",
+    "is_locked",
+    "admin",
+    "temp_upgrade",
+    "pool_code",
+    "lp_wallet_code",
+    "lp_account_code",
+    "vault_code",
+  ],
+  version: ["major", "minor", "development"],
+  v1Pool: [
+    "reserve0",
+    "reserve1",
+    "token0_wallet",
+    "token1_wallet",
+    "lp_fee",
+    "protocol_fee",
+    "ref_fee",
+    "protocol_fee_address",
+    "collected_token0_protocol_fee",
+    "collected_token1_protocol_fee",
+  ],
+  poolType: ["pool_type"],
+  v2Pool: [
+    "is_locked",
+    "router",
+    "total_supply_lp",
+    "reserve0",
+    "reserve1",
+    "token0_wallet",
+    "token1_wallet",
+    "lp_fee",
+    "protocol_fee",
+    "protocol_fee_address",
+    "collected_token0_protocol_fee",
+    "collected_token1_protocol_fee",
+    // then by type: stableswap amp; weighted_const_product w0; weighted_stableswap amp rate w0 rate_setter
+    "amp | w0",
+    "rate",
+    "w0",
+    "rate_setter",
+  ],
+  lpAccount: ["user", "pool", "amount0", "amount1"],
+  vault: ["owner", "token_wallet", "router", "deposited_amount"],
+} as const satisfies Record<string, readonly string[]>;
+
+/** A reader that counts the items read, so a failure names the item it happened on. */
+function counted(reader: TupleReader): { reader: TupleReader; read: () => number } {
+  let n = 0;
+  const proxy = new Proxy(reader, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof prop !== "string" || !prop.startsWith("read") || typeof value !== "function") return value;
+      return (...args: unknown[]) => {
+        const result = (value as (...a: unknown[]) => unknown).apply(target, args);
+        n++;
+        return result;
+      };
+    },
+  });
+  return { reader: proxy, read: () => n };
+}
+
 export function createChainState(runner: GetMethodRunner): ChainState {
   /** Runs a method; null for a non-active account when `missing` allows it; ChainStateError otherwise. */
   async function call<T>(
     address: Address,
     method: string,
     args: TupleItem[],
+    fields: readonly string[],
     parse: (r: TupleReader) => T,
     missing: "null" | "throw",
   ): Promise<T | null> {
@@ -147,26 +222,39 @@ export function createChainState(runner: GetMethodRunner): ChainState {
     if (exitCode !== 0 && exitCode !== 1) {
       throw new ChainStateError(address, method, exitCode, `exit code ${exitCode}`);
     }
+    const r = counted(runner.readStack ? runner.readStack(stack) : new TupleReader(stack));
     try {
-      return parse(runner.readStack ? runner.readStack(stack) : new TupleReader(stack));
+      return parse(r.reader);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new ChainStateError(address, method, exitCode, `unexpected stack: ${reason}`);
+      const at = r.read();
+      const field = fields[at] ?? "beyond the result";
+      throw new ChainStateError(
+        address,
+        method,
+        exitCode,
+        `unexpected stack at item ${at} (${field}) of ${stack.length}: ${reason}`,
+      );
     }
   }
   const required = async <T>(
     address: Address,
     method: string,
     args: TupleItem[],
+    fields: readonly string[],
     parse: (r: TupleReader) => T,
-  ) => (await call(address, method, args, parse, "throw")) as T;
-  const optional = <T>(address: Address, method: string, parse: (r: TupleReader) => T) =>
-    call(address, method, [], parse, "null");
+  ) => (await call(address, method, args, fields, parse, "throw")) as T;
+  const optional = <T>(
+    address: Address,
+    method: string,
+    fields: readonly string[],
+    parse: (r: TupleReader) => T,
+  ) => call(address, method, [], fields, parse, "null");
 
   return {
     getBalance: (address) => runner.getBalance(address),
     getJettonData: (master) =>
-      optional(master, "get_jetton_data", (r) => ({
+      optional(master, "get_jetton_data", FIELDS.jetton, (r) => ({
         totalSupply: r.readBigNumber(),
         mintable: r.readBigNumber() !== 0n,
         admin: r.readAddressOpt(),
@@ -174,16 +262,16 @@ export function createChainState(runner: GetMethodRunner): ChainState {
         walletCode: r.readCell(),
       })),
     getJettonWalletAddress: (master, owner) =>
-      required(master, "get_wallet_address", [addressArg(owner)], (r) => r.readAddress()),
+      required(master, "get_wallet_address", [addressArg(owner)], FIELDS.address, (r) => r.readAddress()),
     getJettonWalletData: (wallet) =>
-      optional(wallet, "get_wallet_data", (r) => ({
+      optional(wallet, "get_wallet_data", FIELDS.wallet, (r) => ({
         balance: r.readBigNumber(),
         owner: r.readAddress(),
         master: r.readAddress(),
         walletCode: r.readCell(),
       })),
     getV1RouterData: (router) =>
-      optional(router, "get_router_data", (r) => ({
+      optional(router, "get_router_data", FIELDS.v1Router, (r) => ({
         isLocked: r.readBigNumber() !== 0n,
         admin: r.readAddress(),
         tempUpgrade: r.readCell(),
@@ -192,7 +280,7 @@ export function createChainState(runner: GetMethodRunner): ChainState {
         lpAccountCode: r.readCell(),
       })),
     getV2RouterData: (router) =>
-      optional(router, "get_router_data", (r) => ({
+      optional(router, "get_router_data", FIELDS.v2Router, (r) => ({
         id: r.readBigNumber(),
         dexType: readString(r),
         isLocked: r.readBigNumber() !== 0n,
@@ -204,19 +292,25 @@ export function createChainState(runner: GetMethodRunner): ChainState {
         vaultCode: r.readCell(),
       })),
     getRouterVersion: (router) =>
-      optional(router, "get_router_version", (r) => ({
+      optional(router, "get_router_version", FIELDS.version, (r) => ({
         major: readSmall(r),
         minor: readSmall(r),
         development: readString(r),
       })),
     getPoolAddress: (router, a, b) =>
-      required(router, "get_pool_address", [addressArg(a), addressArg(b)], (r) => r.readAddress()),
-    getVaultAddress: (router, user, tokenWallet) =>
-      required(router, "get_vault_address", [addressArg(user), addressArg(tokenWallet)], (r) =>
+      required(router, "get_pool_address", [addressArg(a), addressArg(b)], FIELDS.address, (r) =>
         r.readAddress(),
       ),
+    getVaultAddress: (router, user, tokenWallet) =>
+      required(
+        router,
+        "get_vault_address",
+        [addressArg(user), addressArg(tokenWallet)],
+        FIELDS.address,
+        (r) => r.readAddress(),
+      ),
     getV1PoolData: (pool) =>
-      optional(pool, "get_pool_data", (r) => ({
+      optional(pool, "get_pool_data", FIELDS.v1Pool, (r) => ({
         reserve0: r.readBigNumber(),
         reserve1: r.readBigNumber(),
         token0Wallet: r.readAddress(),
@@ -229,13 +323,13 @@ export function createChainState(runner: GetMethodRunner): ChainState {
         collectedToken1ProtocolFee: r.readBigNumber(),
       })),
     async getV2PoolData(pool) {
-      const type = await optional(pool, "get_pool_type", readString);
+      const type = await optional(pool, "get_pool_type", FIELDS.poolType, readString);
       if (type === null) return null;
       if (!isV2ContractPoolType(type)) {
         throw new ChainStateError(pool, "get_pool_type", 0, `unknown pool type '${type}'`);
       }
       const poolType = type;
-      return optional(pool, "get_pool_data", (r) => {
+      return optional(pool, "get_pool_data", FIELDS.v2Pool, (r) => {
         const common: V2PoolData = {
           poolType,
           isLocked: r.readBigNumber() !== 0n,
@@ -266,16 +360,16 @@ export function createChainState(runner: GetMethodRunner): ChainState {
       });
     },
     getLpAccountAddress: (pool, owner) =>
-      required(pool, "get_lp_account_address", [addressArg(owner)], (r) => r.readAddress()),
+      required(pool, "get_lp_account_address", [addressArg(owner)], FIELDS.address, (r) => r.readAddress()),
     getLpAccountData: (lpAccount) =>
-      optional(lpAccount, "get_lp_account_data", (r) => ({
+      optional(lpAccount, "get_lp_account_data", FIELDS.lpAccount, (r) => ({
         user: r.readAddress(),
         pool: r.readAddress(),
         amount0: r.readBigNumber(),
         amount1: r.readBigNumber(),
       })),
     getVaultData: (vault) =>
-      optional(vault, "get_vault_data", (r) => ({
+      optional(vault, "get_vault_data", FIELDS.vault, (r) => ({
         owner: r.readAddress(),
         tokenWallet: r.readAddress(),
         router: r.readAddress(),

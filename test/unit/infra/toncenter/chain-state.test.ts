@@ -235,13 +235,29 @@ test("answers are cached: a second read of the same pool asks the API nothing", 
   t.is(standIn.log.length, asked + 2);
 });
 
-test("a stack of the wrong shape is a ChainStateError naming the method", async (t) => {
+test("a stack of the wrong shape is a ChainStateError naming the method and the field", async (t) => {
   const { chain, standIn } = t.context;
   const v1 = standIn.accounts.get(V1_POOL.account)!;
   v1.methods.get_pool_data = { stack: [{ type: "int", value: 1n }] };
   await t.throwsAsync(chain.getV1PoolData(A(V1_POOL.account)), {
     instanceOf: ChainStateError,
-    message: /get_pool_data on 0:0a95e1d4.*unexpected stack/i,
+    message: /^get_pool_data on 0:0a95e1d4\w+: unexpected stack at item 1 \(reserve1\) of 1: /i,
+  });
+  // a number where the router's address belongs
+  const v2 = standIn.accounts.get(V2_POOLS[0]!.vector.account)!;
+  const answer = v2.methods.get_pool_data as { stack: import("@ton/core").TupleItem[] };
+  v2.methods.get_pool_data = {
+    stack: answer.stack.map((x, i) => (i === 1 ? { type: "int", value: 7n } : x)),
+  };
+  await t.throwsAsync(chain.getV2PoolData(A(V2_POOLS[0]!.vector.account)), {
+    instanceOf: ChainStateError,
+    message: /get_pool_data on .*: unexpected stack at item 1 \(router\) of 12: /,
+  });
+  // not a BOC at all: the stack item is named before any field is read
+  standIn.accounts.get(VAULT.account)!.methods.get_vault_data = { stack: [] };
+  await t.throwsAsync(chain.getVaultData(A(VAULT.account)), {
+    instanceOf: ChainStateError,
+    message: /get_vault_data on .*: unexpected stack at item 0 \(owner\) of 0/,
   });
 });
 
