@@ -15,6 +15,7 @@ import type { Bus } from "../infra/bus/types.ts";
 import { createMemoryCache } from "../infra/cache/memory.ts";
 import { type CacheNamespace, cacheNamespace } from "../infra/cache/types.ts";
 import { stringifyJson } from "../infra/json.ts";
+import { bocParser } from "../infra/library-patches/index.ts";
 import type { Logger } from "../infra/log.ts";
 import type { Metrics } from "../infra/metrics.ts";
 import { openStore, type Store } from "../infra/store/client.ts";
@@ -31,6 +32,7 @@ import { chainStateLookups } from "../processors/lookups.ts";
 import { runProcessor } from "../processors/run.ts";
 import { type PoolStateRow, poolStates as poolStatesTable } from "../schemas/facts.ts";
 import type { Config } from "./config.ts";
+import { mainnetSourceOf } from "./mainnet.ts";
 
 export type PipelineDeps = {
   logger: Logger;
@@ -57,7 +59,7 @@ export type Pipeline = {
   stop(): Promise<void>;
 };
 
-export function sourceOf(config: Config): Source {
+export function sourceOf(config: Config, deps: { logger?: Logger; metrics?: Metrics } = {}): Source {
   switch (config.source) {
     case "devnet":
       return createDevnetSource({
@@ -70,7 +72,7 @@ export function sourceOf(config: Config): Source {
     case "replay":
       return createReplaySource(config.replayPath!.split(",").filter((p) => p !== ""));
     case "mainnet":
-      throw new Error("SOURCE=mainnet is not available in this build yet; use devnet or replay");
+      return mainnetSourceOf(config, deps);
   }
 }
 
@@ -89,14 +91,14 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
     { store: store.kind, version: store.version, migrations: migrations.applied, after },
     "store ready",
   );
-  const source = deps.source ?? sourceOf(config);
+  const source = deps.source ?? sourceOf(config, { logger, metrics });
   const restored = await latestPoolStates(store);
   const poolRows = await selectFacts(store, "pools", {});
   const lookups = chainStateLookups(source.chainState, (what, error) =>
     logger.warn({ what, err: error }, "chain-state lookup failed"),
   );
   const core = new ProcessorCore(
-    { windowBlocks: config.windowBlocks, lookups, resumedAfter: after },
+    { windowBlocks: config.windowBlocks, lookups, resumedAfter: after, parseBoc: bocParser() },
     (types) => PoolTracker.fromRows(restored, poolRows, types),
   );
   core.restore({ pools: poolRows, routers: await selectFacts(store, "routers", {}) });
@@ -135,7 +137,6 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
     poolStates,
     maxBatchRecords: config.batchMaxRecords,
     maxBatchMs: config.batchMaxMs,
-    after,
     ctx: { logger, metrics },
   });
   const abort = new AbortController();
@@ -146,7 +147,7 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
       after,
       signal: abort.signal,
       onBlock: (b) => {
-        metrics.setSourceHead(b.mc_seqno);
+        metrics.setSourceHead(Math.max(b.mc_seqno, source.head() ?? 0));
         deps.onBlock?.(b);
       },
     }).catch(async (error: unknown) => {
@@ -154,8 +155,13 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
       throw error;
     });
     const finished = !abort.signal.aborted;
-    if (finished) await processor.finish(ingest.lastMcSeqno);
-    else await processor.stop();
+    // The bus is this run's own: the records it published are the partition's offsets 0..records.
+    if (finished) {
+      await processor.finish({
+        lastMcSeqno: ingest.lastMcSeqno,
+        records: ingest.transactions + ingest.rejected,
+      });
+    } else await processor.stop();
     await processor.done;
     return {
       blocks: ingest.blocks,

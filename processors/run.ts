@@ -14,9 +14,11 @@
  * from another partition fails the run (never silently mis-classified).
  *
  * Lifecycle: `stop()` ends after the batch in flight (the window is not flushed: the next start re-reads
- * from the stored cursor and rebuilds it). `finish(lastMcSeqno)` is for a finite input: it waits until
- * every block up to `lastMcSeqno` went through the core, stops, then flushes the window (releasing the
- * operations still waiting for later transactions) and stores the flush with the final cursor.
+ * from the stored cursor and rebuilds it). `finish({ lastMcSeqno, records })` is for a finite input: it
+ * waits until every record published went through the core (by offset: a block's transactions may span
+ * two batches, so reaching the last block's mc_seqno is not enough), stops, then flushes the window
+ * (releasing the operations still waiting for later transactions) and stores the flush with the final
+ * cursor.
  */
 import { rawTransactionsTopic } from "../infra/bus/topics.ts";
 import type { Batch, Bus } from "../infra/bus/types.ts";
@@ -49,25 +51,26 @@ export type ProcessorRunOptions = {
   readonly poolStates?: CacheNamespace<PoolStateRow>;
   readonly maxBatchRecords: number;
   readonly maxBatchMs: number;
-  /** The stored cursor the run starts after (blocks up to it count as processed). */
-  readonly after: number;
   readonly group?: string;
   readonly ctx: ProcessorContext;
 };
+
+/** Where a finite input ended: its last block, and how many records it published to the bus in this run. */
+export type InputEnd = { readonly lastMcSeqno: number; readonly records: number };
 
 export type ProcessorRun = {
   /** Settles when the run ends (after `stop()` or `finish()`); rejects when a batch failed for good. */
   readonly done: Promise<void>;
   /** Stops after the batch in flight (written and committed); the window is left for the next start. */
   stop(): Promise<void>;
-  /** The input ended with block `lastMcSeqno`: process everything up to it, then flush the window. */
-  finish(lastMcSeqno: number): Promise<void>;
+  /** The input ended: process its `records` (all published to this bus), then flush the window. */
+  finish(end: InputEnd): Promise<void>;
 };
 
 export function runProcessor(options: ProcessorRunOptions): ProcessorRun {
   const { bus, core, ctx } = options;
   const group = options.group ?? DEFAULT_CONSUMER;
-  const processed = progress(options.after);
+  const consumed = progress();
   const shell: ProcessorShell<Batch<Value>> = {
     async core(batch) {
       if (batch.partition !== PROCESSOR_PARTITION) {
@@ -84,7 +87,7 @@ export function runProcessor(options: ProcessorRunOptions): ProcessorRun {
         if (r.kind === "unknown_pool") ctx.logger.debug({ report: r }, "pool state unknown");
         else ctx.logger.warn({ report: r }, "pool state check failed");
       }
-      processed.advance(values.reduce((max, v) => Math.max(max, v.mc_seqno ?? 0), 0));
+      consumed.advance(Number(batch.nextOffset));
       return rows;
     },
     position: (batch) => cursorAt(group, batch.partition, core.resumeAfter(), batch.nextOffset),
@@ -97,20 +100,20 @@ export function runProcessor(options: ProcessorRunOptions): ProcessorRun {
     maxBatch: options.maxBatchRecords,
     maxWaitMs: options.maxBatchMs,
   });
-  let requestEnd: (flushAt: number | null) => void = () => {};
-  const endRequested = new Promise<number | null>((resolve) => {
+  let requestEnd: (end: InputEnd | null) => void = () => {};
+  const endRequested = new Promise<InputEnd | null>((resolve) => {
     requestEnd = resolve;
   });
   const done = (async () => {
     // A failed batch ends the run before anyone asks (consumer.done rejects).
-    const flushAt = await Promise.race([endRequested, consumer.done.then(() => null)]);
-    if (flushAt !== null) await Promise.race([processed.reached(flushAt), consumer.done]);
+    const end = await Promise.race([endRequested, consumer.done.then(() => null)]);
+    if (end !== null) await Promise.race([consumed.reached(end.records), consumer.done]);
     await consumer.stop();
     await consumer.done;
-    if (flushAt === null) return;
+    if (end === null) return;
     const { rows } = await core.process([], true);
-    await options.write(rows, cursorAt(group, PROCESSOR_PARTITION, flushAt, 0n));
-    ctx.logger.info({ lastMcSeqno: flushAt }, "source finished; window flushed");
+    await options.write(rows, cursorAt(group, PROCESSOR_PARTITION, end.lastMcSeqno, 0n));
+    ctx.logger.info({ lastMcSeqno: end.lastMcSeqno }, "source finished; window flushed");
   })();
   // Callers await `done`; this only keeps an unobserved failure from crashing the process.
   done.catch(() => {});
@@ -120,8 +123,8 @@ export function runProcessor(options: ProcessorRunOptions): ProcessorRun {
       requestEnd(null);
       return done.catch(() => undefined);
     },
-    finish(lastMcSeqno) {
-      requestEnd(lastMcSeqno);
+    finish(end) {
+      requestEnd(end);
       return done;
     },
   };
@@ -131,25 +134,25 @@ function cursorAt(consumer: string, partition: number, mcSeqno: number, nextOffs
   return { consumer, partition_id: partition, mc_seqno: mcSeqno, next_offset: nextOffset };
 }
 
-/** The highest mc_seqno through the core so far, and promises for "at least N". */
-function progress(start: number): { advance(mc: number): void; reached(mc: number): Promise<void> } {
-  let head = start;
-  const waiters: { mc: number; resolve: () => void }[] = [];
+/** The partition offset the core has consumed up to, and promises for "at least N". */
+function progress(): { advance(offset: number): void; reached(offset: number): Promise<void> } {
+  let head = 0;
+  const waiters: { offset: number; resolve: () => void }[] = [];
   return {
-    advance(mc) {
-      if (mc <= head) return;
-      head = mc;
+    advance(offset) {
+      if (offset <= head) return;
+      head = offset;
       for (let i = waiters.length - 1; i >= 0; i--) {
         const w = waiters[i]!;
-        if (w.mc <= head) {
+        if (w.offset <= head) {
           waiters.splice(i, 1);
           w.resolve();
         }
       }
     },
-    reached(mc) {
-      if (mc <= head) return Promise.resolve();
-      return new Promise((resolve) => waiters.push({ mc, resolve }));
+    reached(offset) {
+      if (offset <= head) return Promise.resolve();
+      return new Promise((resolve) => waiters.push({ offset, resolve }));
     },
   };
 }
