@@ -12,6 +12,7 @@ import {
   type V2ContractPoolType,
 } from "../schemas/pool-types.ts";
 import { type PoolState, poolState } from "./amm/types.ts";
+import type { TokenMetadata } from "./jetton-metadata.ts";
 
 /** Exit code a liteserver-style runner reports for an account that is missing or has no code. */
 export const ACCOUNT_NOT_ACTIVE = -13;
@@ -118,6 +119,11 @@ export type ChainState = {
   getLpAccountAddress(pool: Address, owner: Address): Promise<Address>;
   getLpAccountData(lpAccount: Address): Promise<LpAccountData | null>;
   getVaultData(vault: Address): Promise<VaultData | null>;
+  /**
+   * TEP-64 metadata with the off-chain JSON read (an implementation with network access: mainnet); null when
+   * the master is not deployed. Absent: only what the content cell states (`parseTokenMetadata`).
+   */
+  getTokenMetadata?(master: Address): Promise<TokenMetadata | null>;
 };
 
 export function addressArg(address: Address): TupleItem {

@@ -30,10 +30,12 @@ export function chainStateLookups(
       ),
     jetton: (master) =>
       safe(`jetton ${master}`, async (s) => {
-        const data = await s.getJettonData(Address.parseRaw(master));
-        return data === null
-          ? null
-          : { metadata: parseTokenMetadata(data.content), totalSupply: data.totalSupply };
+        const address = Address.parseRaw(master);
+        const data = await s.getJettonData(address);
+        if (data === null) return null;
+        // With the off-chain JSON when the chain state fetches it (mainnet); else what the content states.
+        const metadata = (await s.getTokenMetadata?.(address)) ?? parseTokenMetadata(data.content);
+        return { metadata, totalSupply: data.totalSupply };
       }),
     router: (router, dex) =>
       safe(`router ${router}`, async (s): Promise<RouterInfo | null> => {

@@ -9,6 +9,7 @@ import { ChainStateError } from "../../../../dex/chain-state.ts";
 import { createMemoryCache } from "../../../../infra/cache/memory.ts";
 import { type ToncenterChainState, toncenterChainState } from "../../../../infra/toncenter/chain-state.ts";
 import { ToncenterClient } from "../../../../infra/toncenter/client.ts";
+import { chainStateLookups } from "../../../../processors/lookups.ts";
 import {
   CSUM_POOL,
   lpAccountAddress,
@@ -391,3 +392,13 @@ test("metadata: private hosts are refused unless allowed", async (t) => {
 
 const emptyCell = () => beginCell().endCell();
 const beginCellAddrNone = () => beginCell().storeAddress(null).endCell();
+
+test("the processor's jetton lookup carries the off-chain metadata the mainnet chain state fetched", async (t) => {
+  const { chain, standIn } = t.context;
+  standIn.files.set("/meta/lookup.json", { body: JSON.stringify({ symbol: "LKP", decimals: "6" }) });
+  const m = withMaster(standIn, "lookup", offchainContent(`${standIn.url}/meta/lookup.json`));
+  const found = await chainStateLookups(chain).jetton(R(m) as string);
+  t.is(found?.totalSupply, 1_000_000n);
+  t.is(found?.metadata.symbol, "LKP");
+  t.is(found?.metadata.decimals, 6);
+});
