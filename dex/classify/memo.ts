@@ -7,19 +7,28 @@
  * keeps the transaction that holds it, and a different object with the same hash is decoded afresh. The
  * cached values are never mutated by the classifier, so sharing them between calls changes no output.
  */
-import type { Cell } from "@ton/core";
+import { Cell } from "@ton/core";
 import type { RawMessage } from "../../schemas/raw-transaction.ts";
 import { type DecodedPayload, decodeForwardPayload } from "../codecs/index.ts";
 import type { WalletData } from "./assets.ts";
 import type { DecodedMessage } from "./decode.ts";
-import { cellFromBase64 } from "./fast-boc.ts";
 
 /** A message body parsed from its base64 BOC, or why it does not deserialize. */
 export type BodyCell =
   | { readonly ok: true; readonly cell: Cell }
   | { readonly ok: false; readonly error: unknown };
 
+/**
+ * Parses a message body's base64 BOC: `Cell.fromBase64`, or any parser that gives the same cells and the
+ * same errors (a composition root may hand in a faster one: infra/library-patches/fast-boc.ts).
+ */
+export type BocParser = (boc: string) => Cell;
+
+const plainParser: BocParser = (boc) => Cell.fromBase64(boc);
+
 export type ClassifyMemo = {
+  /** The body parse of a message, with the memo's parser. */
+  readonly parseBody: (raw: RawMessage) => BodyCell;
   /** Body cells, also shared with other readers of the same messages (the processor's pool tracker). */
   readonly cells: WeakMap<RawMessage, BodyCell>;
   /** The message decoded on its own (body, forward payload). */
@@ -43,8 +52,9 @@ export type ClassifyMemo = {
 /** Distinct (wallet, StateInit) pairs kept: about 1-2 kB of BOC each, so at most some 20 MB. */
 export const WALLET_DATA_ENTRIES = 10_000;
 
-export function createClassifyMemo(): ClassifyMemo {
+export function createClassifyMemo(parseBoc: BocParser = plainParser): ClassifyMemo {
   return {
+    parseBody: (raw) => parseBody(raw, parseBoc),
     cells: new WeakMap(),
     decoded: new WeakMap(),
     walletData: new WeakMap(),
@@ -53,9 +63,9 @@ export function createClassifyMemo(): ClassifyMemo {
   };
 }
 
-function parseBody(raw: RawMessage): BodyCell {
+function parseBody(raw: RawMessage, parseBoc: BocParser): BodyCell {
   try {
-    return { ok: true, cell: cellFromBase64(raw.body_boc) };
+    return { ok: true, cell: parseBoc(raw.body_boc) };
   } catch (error) {
     return { ok: false, error };
   }
@@ -63,7 +73,8 @@ function parseBody(raw: RawMessage): BodyCell {
 
 /** The body cell of `raw` (cells are immutable, so one parse serves every reader). */
 export function bodyCell(memo: ClassifyMemo | undefined, raw: RawMessage): BodyCell {
-  return memoised(memo?.cells, raw, parseBody);
+  if (memo === undefined) return parseBody(raw, plainParser);
+  return memoised(memo.cells, raw, memo.parseBody);
 }
 
 /** `key`'s memoised value, computing and storing it on a miss; no memo: just compute. */

@@ -11,9 +11,11 @@
  * Everything works the same without them, only slower.
  */
 import { createRequire } from "node:module";
+import { Cell } from "@ton/core";
 import type { Logger } from "../log.ts";
 import { installBitBuilder } from "./bit-builder.ts";
 import { installBitReader } from "./bit-reader.ts";
+import { cellFromBase64 } from "./fast-boc.ts";
 import { installSha256 } from "./sha256.ts";
 
 /**
@@ -95,4 +97,14 @@ export function applyLibraryPatches(
   }
   logger?.debug({ applied: [...installed] }, "library patches");
   return { applied: [...installed], refused: null };
+}
+
+/**
+ * The message-body parser for the classifier (`BocParser`, dex/classify/memo.ts): ./fast-boc.ts with the
+ * verified @ton/core, else `Cell.fromBase64` itself (the same cells, only slower).
+ */
+export function bocParser(versions: LibraryVersions = installedVersions()): (boc: string) => Cell {
+  return versions["@ton/core"] === VERIFIED_VERSIONS["@ton/core"]
+    ? cellFromBase64
+    : (boc) => Cell.fromBase64(boc);
 }

@@ -17,7 +17,9 @@ import { createHash } from "node:crypto";
 import { Cell, loadStateInit } from "@ton/core";
 import type { PoolType } from "../../dex/amm/index.ts";
 import {
+  type BocParser,
   bodyCell,
+  type ClassifyMemo,
   classify,
   createClassifyMemo,
   decodeMessageOnce,
@@ -53,6 +55,8 @@ export type CoreLookups = {
 export type CoreOptions = {
   windowBlocks: number;
   lookups: CoreLookups;
+  /** Message-body parser for the classifier (default `Cell.fromBase64`; bin/ hands in a faster one). */
+  parseBoc?: BocParser;
   /**
    * The stored cursor this core resumes after (0 for a fresh start). Operations anchored below
    * `resumedAfter + 1 + windowBlocks` were released before the restart, with their whole trace; the
@@ -77,7 +81,7 @@ export class ProcessorCore {
   /** The v2 pool types the chain stated (`#poolTypes` also holds layout guesses, which rows never show). */
   readonly #chainPoolTypes = new Map<string, PoolType>();
   /** The window re-classifies its transactions every step; their messages are decoded once (memo.ts). */
-  readonly #memo = createClassifyMemo();
+  readonly #memo: ClassifyMemo;
 
   /** `tracker` rebuilds a tracker (e.g. `PoolTracker.fromRows` after a restart) around the core's types. */
   constructor(
@@ -90,6 +94,7 @@ export class ProcessorCore {
       resumed > 0 ? resumed + 1 + options.windowBlocks : 0,
     );
     this.#lookups = options.lookups;
+    this.#memo = createClassifyMemo(options.parseBoc);
     this.#tracker = (tracker ?? ((types) => new PoolTracker(types)))(this.poolTypeOf);
     this.#assets = createAssetLearner(options.lookups);
   }

@@ -10,7 +10,11 @@
  * Only the plain case is parsed here: a `b5ee9c72` BOC with one root, no stored hashes, no exotic cell,
  * every size in range, children after their parents, and nothing after the data (or its CRC32-C, which is
  * checked). Anything else, valid or not, goes to `Cell.fromBase64` itself, so unusual BOCs and every
- * error message stay exactly @ton/core's. test/unit/dex/classify/fast-boc.test.ts compares both.
+ * error message stay exactly @ton/core's. test/unit/infra/library-patches/fast-boc.test.ts compares both.
+ *
+ * It reads @ton/core internals (version-bound, like the patches beside it) but changes nothing in the
+ * library: the classifier takes it as its `BocParser` (dex/classify/memo.ts) when a composition root hands
+ * it in (`bocParser()` in ./index.ts), so dex/ depends on that interface only.
  *
  * The cells are `Cell` instances (`instanceof` holds) whose methods live on a shared prototype instead of
  * per-object closures, the other half of the constructor's cost.

@@ -1,12 +1,12 @@
 /**
- * dex/classify/fast-boc.ts must be invisible: for every BOC, `cellFromBase64` returns a cell equal to
+ * infra/library-patches/fast-boc.ts must be invisible: for every BOC, `cellFromBase64` returns a cell equal to
  * `Cell.fromBase64`'s in bits, refs, hashes, depths and re-serialisation, or throws the same error. Checked
  * on every message BOC of the shared mainnet traces and of a devnet run, on random cell trees serialised
  * with every BOC option, and on random corruptions of those.
  */
 import { BitString, beginCell, Cell } from "@ton/core";
 import test from "ava";
-import { cellFromBase64 } from "../../../../dex/classify/fast-boc.ts";
+import { cellFromBase64 } from "../../../../infra/library-patches/fast-boc.ts";
 import { runDevnet } from "../../../helpers/devnet-run.ts";
 import { int, prng } from "../../../helpers/prng.ts";
 import { listTraceFiles, loadTrace } from "../../../helpers/traces.ts";
