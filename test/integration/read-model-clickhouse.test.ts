@@ -63,17 +63,43 @@ type Triple = [bigint | null, bigint | null, bigint | null];
  */
 function ownDeltas(row: SwapRow | LiquidityRow, offer0: boolean, protocolFee: bigint | null): Triple {
   if ("amount_in" in row) {
-    if (row.success === false) return [0n, 0n, 0n];
-    if (row.success !== true) return [null, null, null];
+    // The pool executed the swap when it paid swap_ok (an output), whatever became of the payout.
+    if ((row.amount_out ?? 0n) === 0n) return row.success === false ? [0n, 0n, 0n] : [null, null, null];
     const ask =
       protocolFee === null ? null : -((row.amount_out ?? 0n) + protocolFee + (row.referral_fee ?? 0n));
     return offer0 ? [row.amount_in, ask, 0n] : [ask, row.amount_in, 0n];
   }
   if (row.withdraw_kind === "lp_refund") return [0n, 0n, 0n];
   if (row.kind === "provide") return row.success === null ? [null, null, null] : [0n, 0n, 0n];
+  // A refused mint saves nothing; a v1 mint adds both amounts and the LP it mints (§2.9).
+  if (row.kind === "mint" && row.success === false) return [0n, 0n, 0n];
+  if (row.kind === "mint" && row.dex === "v1" && row.success === true && row.lp_amount !== null)
+    return [row.amount0, row.amount1, row.lp_amount];
   if (row.kind === "withdraw" && row.success === true && row.lp_amount !== null)
     return [-row.amount0, -row.amount1, -row.lp_amount];
   return [null, null, null];
+}
+
+type PoolAt = ReturnType<typeof stateAt>;
+
+/**
+ * Liquidity fees (§3.9.8): a v2 mint pays a protocol fee on its over-supplied side (that side's collected
+ * fee growth) and an LP fee that stays in the reserves (not separable: null); nothing else charges a fee.
+ */
+function mintFees(row: LiquidityRow, after: PoolAt, before: PoolAt) {
+  const pool = X.ALL_POOLS.find((p) => p.address === row.pool)!;
+  if (row.kind !== "mint" || row.dex === "v1" || row.success === false) {
+    return { feeAsset: null, lpFee: 0n, protocolFee: 0n };
+  }
+  if (row.success === null || after === null || before === null) {
+    return { feeAsset: null, lpFee: null, protocolFee: null };
+  }
+  const d0 = after.collectedProtocolFee0 - before.collectedProtocolFee0;
+  const d1 = after.collectedProtocolFee1 - before.collectedProtocolFee1;
+  if (d0 > 0n && d1 > 0n) return { feeAsset: null, lpFee: null, protocolFee: null };
+  if (d0 > 0n) return { feeAsset: pool.token0, lpFee: null, protocolFee: d0 };
+  if (d1 > 0n) return { feeAsset: pool.token1, lpFee: null, protocolFee: d1 };
+  return { feeAsset: null, lpFee: null, protocolFee: 0n };
 }
 
 function operation(row: SwapRow | LiquidityRow): OperationRecord {
@@ -86,10 +112,13 @@ function operation(row: SwapRow | LiquidityRow): OperationRecord {
   const askFee = (s: typeof a) =>
     s === null ? null : offer0 ? s.collectedProtocolFee1 : s.collectedProtocolFee0;
   const feeDiff = a && b ? askFee(a)! - askFee(b)! : null;
-  const protocolFee =
-    !isSwap || !succeeded
-      ? 0n
-      : (row.protocol_fee ?? (feeDiff === null ? null : feeDiff > 0n ? feeDiff : 0n));
+  const executed = isSwap && (row.amount_out ?? 0n) > 0n;
+  const uncharged = row.success === false ? 0n : null;
+  const protocolFee = !isSwap
+    ? 0n
+    : executed
+      ? (row.protocol_fee ?? (feeDiff === null ? null : feeDiff > 0n ? feeDiff : 0n))
+      : uncharged;
   const own = ownDeltas(row, offer0, protocolFee);
   const base = {
     poolTxHash: row.tx_hash,
@@ -127,7 +156,7 @@ function operation(row: SwapRow | LiquidityRow): OperationRecord {
       amount0: offer0 ? row.amount_in : out,
       amount1: offer0 ? out : row.amount_in,
       feeAsset: offer0 ? pool.token1 : pool.token0,
-      lpFee: !succeeded ? 0n : b ? baseOut(0n) - baseOut(b.lpFeeBps) : null,
+      lpFee: !executed ? uncharged : b ? baseOut(0n) - baseOut(b.lpFeeBps) : null,
       protocolFee,
       referralFee: row.referral_fee ?? 0n,
       referral: row.referrer,
@@ -142,9 +171,7 @@ function operation(row: SwapRow | LiquidityRow): OperationRecord {
     exitCode: row.exit_name ?? (row.success === true ? okName : row.success === false ? "failed" : "unknown"),
     amount0: row.amount0,
     amount1: row.amount1,
-    feeAsset: null,
-    lpFee: 0n,
-    protocolFee: 0n,
+    ...mintFees(row, a, b),
     referralFee: 0n,
     referral: null,
     wallet: row.owner!,

@@ -9,16 +9,20 @@
  * - reserve0/1 and lpTokenSupply: the pool state at the operation (the latest state at or before its lt);
  *   null when the store has no state of the pool at that time (e.g. replayed real data without chain access).
  * - delta0/1 and lpTokenDelta: that state minus the one before the operation when both are known. Otherwise what the operation itself
- *   determines (contracts.md §2.9, §3.9): a refunded swap, a provide (the deposit goes to the LpAccount) and
- *   an LpAccount refund leave the reserves as they were; a swap adds its whole input to the offer side and
- *   takes output + protocol fee + referral fee from the ask side (the ask side stays null while the protocol
- *   fee is unknown); a burn takes the amounts paid out and the LP burned. Null for the rest.
+ *   determines (contracts.md §2.9, §3.9): a refunded swap, a refused mint, a provide (the deposit goes to
+ *   the LpAccount) and an LpAccount refund leave the reserves as they were; a swap the pool executed adds its
+ *   whole input to the offer side and takes output + protocol fee + referral fee from the ask side (the ask
+ *   side stays null while the protocol fee is unknown); a v1 mint adds both amounts and the LP minted; a
+ *   burn takes the amounts paid out and the LP burned. Null for the rest.
  * - fees (swaps): in the ask asset (`feeAsset`), where the pool takes the protocol and referral fees.
  *   The LP fee is taken on the input; it is reported as the output it cost, in ask units:
  *   `baseOut(state before, LP fee 0) − baseOut(state before)`, exact with dex/amm's curves (null without
  *   the state before). The pools' messages do not state the protocol fee: it is the swap fact's when the
  *   processor knew it, else what the swap added to the pool's collected protocol fee on the ask side
- *   (state after − state before), else null. A refunded swap or a liquidity operation charges no swap fee.
+ *   (state after − state before), else null. A refunded swap charges nothing; a swap whose outcome at the
+ *   pool is not known has unknown fees. Liquidity: a v2 mint pays a protocol fee on its over-supplied side
+ *   (what that side's collected fee grew by; `feeAsset` that side) and an LP fee left in the reserves (null:
+ *   the states do not separate it); every other liquidity operation charges nothing.
  * - wallet transaction: the transaction that started the operation: the root of the pool transaction's
  *   trace (the top of the path up its message edges), when it is the wallet's own transaction processing an
  *   external message. Null when the store did not keep the root (the path ends at a transaction whose
@@ -89,21 +93,40 @@ type Deltas = { a: bigint | null; b: bigint | null; lp: bigint | null };
 const UNCHANGED: Deltas = { a: 0n, b: 0n, lp: 0n };
 const UNKNOWN: Deltas = { a: null, b: null, lp: null };
 
+/**
+ * A swap's outcome at the pool: `executed` when the pool paid `swap_ok` (the fact's output, amount_b, is
+ * then > 0: v1 needs out > min_out ≥ 0, v2 out ≥ 1), whatever became of the payout afterwards; `refunded`
+ * when it did not and the operation failed (state not saved); else unknown.
+ */
+function swapOutcome(o: OperationRow): "executed" | "refunded" | "unknown" {
+  if (o.amount_b > 0n) return "executed";
+  return o.success === false ? "refunded" : "unknown";
+}
+
 /** What the operation alone says the pool's reserves did, in side a/b terms (see the header). */
 function deltasOfOperation(o: OperationRow, protocolFee: bigint | null): Deltas {
   switch (o.type) {
-    case "Swap":
-      if (o.success === false) return UNCHANGED;
-      if (o.success !== true) return UNKNOWN;
+    case "Swap": {
+      const outcome = swapOutcome(o);
+      if (outcome === "refunded") return UNCHANGED;
+      if (outcome === "unknown") return UNKNOWN;
       return {
         a: o.amount_a,
         b: protocolFee === null ? null : -(o.amount_b + protocolFee + o.referral_fee),
         lp: 0n,
       };
+    }
     case "SendLiquidity":
       return o.success === null ? UNKNOWN : UNCHANGED;
     case "RefundLiquidity":
       return UNCHANGED;
+    case "AddLiquidity":
+      // v1 adds both amounts whole and mints the liquidity to the supply (to addr_none's wallet the first
+      // time, §2.9); v2 keeps its protocol fee out of the reserves and locks 1001 LP at the first mint.
+      if (o.success === false) return UNCHANGED;
+      return o.dex === "v1" && o.success === true && o.lp_amount !== null
+        ? { a: o.amount_a, b: o.amount_b, lp: o.lp_amount }
+        : UNKNOWN;
     case "WithdrawLiquidity":
       return o.success === true && o.lp_amount !== null
         ? { a: -o.amount_a, b: -o.amount_b, lp: -o.lp_amount }
@@ -111,6 +134,33 @@ function deltasOfOperation(o: OperationRow, protocolFee: bigint | null): Deltas 
     default:
       return UNKNOWN;
   }
+}
+
+type Fees = { feeAsset: RawAddress | null; lpFee: bigint | null; protocolFee: bigint | null };
+
+/**
+ * A v2 mint's fees (§3.9.8): an unbalanced deposit pays a protocol fee on its over-supplied side (what the
+ * pool's collected fee of that side grew by) and an LP fee that stays in the reserves (not separable from
+ * the states: null). v1 mints, provides, burns and LpAccount refunds charge nothing; neither does a mint
+ * the pool refused.
+ */
+function liquidityFees(
+  o: OperationRow,
+  before: KeyedState | undefined,
+  after: KeyedState | undefined,
+  assets: readonly [RawAddress, RawAddress],
+): Fees {
+  const none: Fees = { feeAsset: null, lpFee: 0n, protocolFee: 0n };
+  if (o.type !== "AddLiquidity" || o.dex === "v1" || o.success === false) return none;
+  if (o.success === null) return { feeAsset: null, lpFee: null, protocolFee: null };
+  const d0 = diff(after?.collected_protocol_fee0, before?.collected_protocol_fee0);
+  const d1 = diff(after?.collected_protocol_fee1, before?.collected_protocol_fee1);
+  if (d0 === null || d1 === null || (d0 > 0n && d1 > 0n))
+    return { feeAsset: null, lpFee: null, protocolFee: null };
+  if (d0 <= 0n && d1 <= 0n) return { feeAsset: null, lpFee: null, protocolFee: 0n };
+  return d0 > 0n
+    ? { feeAsset: assets[0], lpFee: null, protocolFee: d0 }
+    : { feeAsset: assets[1], lpFee: null, protocolFee: d1 };
 }
 
 const nullable =
@@ -134,16 +184,31 @@ export function toOperationRecord(o: OperationRow, ctx: OperationContext): Opera
   const before = ctx.states.get(stateKey(o.pool, o.lt - 1n)) ?? undefined;
   const swap = o.type === "Swap";
   const succeeded = o.success === true;
-  const protocolFee =
-    !swap || !succeeded
-      ? 0n
-      : (o.protocol_fee ??
-        nullable(max0)(
-          diff(
-            aFirst ? after?.collected_protocol_fee1 : after?.collected_protocol_fee0,
-            aFirst ? before?.collected_protocol_fee1 : before?.collected_protocol_fee0,
-          ),
-        ));
+  const outcome = swap ? swapOutcome(o) : null;
+  const fees: Fees = !swap
+    ? liquidityFees(o, before, after, [asset0, asset1])
+    : {
+        feeAsset: aFirst ? asset1 : asset0,
+        lpFee:
+          outcome === "executed"
+            ? lpFeeInAsk(before ? toPoolState(before) : null, aFirst ? "0to1" : "1to0", o.amount_a)
+            : outcome === "refunded"
+              ? 0n
+              : null,
+        protocolFee:
+          outcome === "executed"
+            ? (o.protocol_fee ??
+              nullable(max0)(
+                diff(
+                  aFirst ? after?.collected_protocol_fee1 : after?.collected_protocol_fee0,
+                  aFirst ? before?.collected_protocol_fee1 : before?.collected_protocol_fee0,
+                ),
+              ))
+            : outcome === "refunded"
+              ? 0n
+              : null,
+      };
+  const protocolFee = fees.protocolFee;
   // The state diff when both states are known; else what the operation itself determines.
   const own = deltasOfOperation(o, protocolFee);
   const stateDelta = (key: "reserve0" | "reserve1" | "lp_supply", fallback: bigint | null) =>
@@ -170,11 +235,8 @@ export function toOperationRecord(o: OperationRow, ctx: OperationContext): Opera
     reserve1: after?.reserve1 ?? null,
     lpTokenDelta: stateDelta("lp_supply", own.lp),
     lpTokenSupply: after?.lp_supply ?? null,
-    feeAsset: swap ? (aFirst ? asset1 : asset0) : null,
-    lpFee:
-      swap && succeeded
-        ? lpFeeInAsk(before ? toPoolState(before) : null, aFirst ? "0to1" : "1to0", o.amount_a)
-        : 0n,
+    feeAsset: fees.feeAsset,
+    lpFee: fees.lpFee,
     protocolFee,
     referralFee: o.referral_fee,
     referral: o.referrer,
