@@ -1,9 +1,11 @@
 /**
  * The devnet as a `Source`. The devnet is deterministic, so resuming after block N regenerates blocks
  * 1..N without yielding them (same seed, same blocks) and continues from N+1; `intervalMs` paces live
- * blocks in wall-clock time (0: as fast as possible).
+ * market blocks in wall-clock time (0: as fast as possible). The market's setup (mints, pool parameters,
+ * first liquidity: a dozen blocks of hops) is not paced, so the pools exist seconds after a start, not
+ * after a dozen intervals; block contents and times do not depend on the pace.
  */
-import { setTimeout as sleep } from "node:timers/promises";
+import { setImmediate, setTimeout as sleep } from "node:timers/promises";
 import type { Source, SourceBlock } from "../source.ts";
 import { Devnet, type DevnetOptions } from "./devnet.ts";
 
@@ -33,7 +35,12 @@ export function createDevnetSource(options: DevnetSourceOptions): Source & { rea
       options.onBlock?.(block);
       if (block.mc_seqno <= after) continue;
       yield { mc_seqno: block.mc_seqno, utime: block.utime, transactions: block.transactions };
-      if (options.intervalMs) await sleep(options.intervalMs, undefined, { signal }).catch(() => undefined);
+      if (options.intervalMs && devnet.market !== null) {
+        await sleep(options.intervalMs, undefined, { signal }).catch(() => undefined);
+      } else if (options.intervalMs) {
+        // Unpaced setup blocks still give the event loop a turn (the API starts listening meanwhile).
+        await setImmediate();
+      }
     }
   }
   return { name: "devnet", blocks, head: () => head, chainState: devnet.state, devnet };
