@@ -13,13 +13,14 @@ import type { RawMessage } from "../../schemas/raw-transaction.ts";
 import type { DecodedBatch, DecodedMessage } from "./decode.ts";
 import { childTx } from "./decode.ts";
 import { KNOWN_PTON_WALLETS, PTON_V2_MASTER } from "./known.ts";
-import { type ClassifyMemo, memoised, WALLET_DATA_ENTRIES } from "./memo.ts";
+import type { WalletData } from "./message.ts";
+import { type ClassifyMemo, memoised, WALLET_DATA_ENTRIES } from "./message-cache.ts";
 import type { Asset } from "./types.ts";
 import { raw } from "./util.ts";
 
 export type AssetResolver = { assetOf(routerWallet: string | null): Asset };
 
-export type WalletData = { owner: string | null; master: string | null };
+export type { WalletData } from "./message.ts";
 
 /** Jetton-wallet data layouts seen on mainnet: TEP-74 reference, and `status:uint4` first (USD₮, NOT). */
 const LAYOUTS: ReadonlyArray<(s: Slice) => WalletData> = [

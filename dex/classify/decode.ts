@@ -6,19 +6,13 @@
  */
 import type { Cell } from "@ton/core";
 import type { RawMessage } from "../../schemas/raw-transaction.ts";
-import { type Decoded, type DecodedPayload, decodeBody, decodeForwardPayload } from "../codecs/index.ts";
+import { type Decoded, decodeBody, decodeForwardPayload } from "../codecs/index.ts";
 import { buildGraph, type TxGraph, type TxNode } from "./graph.ts";
-import { bodyCell, type ClassifyMemo, memoised } from "./memo.ts";
+import type { DecodedMessage } from "./message.ts";
+import { bodyCell, type ClassifyMemo, memoised } from "./message-cache.ts";
 import { errorText } from "./util.ts";
 
-export type BocError = { kind: "boc_error"; op: number | null; reason: string };
-
-export type DecodedMessage = {
-  raw: RawMessage;
-  body: Decoded | BocError;
-  /** The DEX command or exit code carried in a transfer / notification / ton_transfer forward payload. */
-  payload: DecodedPayload | null;
-};
+export type { BocError, DecodedMessage } from "./message.ts";
 
 export type DecodedTx = TxNode & {
   in: DecodedMessage | null;
@@ -32,7 +26,7 @@ export type DecodedBatch = TxGraph & {
   byAccount: Map<string, DecodedTx[]>;
   /** message hash → decoded message (in_msg and out_msgs copies are identical). */
   messages: Map<string, DecodedMessage>;
-  /** What earlier calls decoded, for the stages' nested decodes (./memo.ts). */
+  /** What earlier calls decoded, for the stages' nested decodes (./message-cache.ts). */
   memo: ClassifyMemo | undefined;
 };
 
@@ -72,7 +66,7 @@ export function decodeMessageOnce(raw: RawMessage, memo?: ClassifyMemo): Decoded
   return memoised(memo?.decoded, raw, (r) => decodeMessage(r, memo));
 }
 
-/** `memo` (./memo.ts) reuses messages decoded by earlier calls; the result is the same without it. */
+/** `memo` (./message-cache.ts) reuses messages decoded by earlier calls; the result is the same without it. */
 export function decodeBatch(graph: TxGraph, memo?: ClassifyMemo): DecodedBatch {
   const messages = new Map<string, DecodedMessage>();
   const decodeOnce = (raw: RawMessage): DecodedMessage => {

@@ -19,7 +19,13 @@ import { errorText } from "./util.ts";
 import { assembleVaultOps } from "./vault.ts";
 
 export { decodeMessageOnce } from "./decode.ts";
-export { type BocParser, type BodyCell, bodyCell, type ClassifyMemo, createClassifyMemo } from "./memo.ts";
+export {
+  type BocParser,
+  type BodyCell,
+  bodyCell,
+  type ClassifyMemo,
+  createClassifyMemo,
+} from "./message-cache.ts";
 export type * from "./types.ts";
 
 const RANK: Record<Operation["type"], number> = {

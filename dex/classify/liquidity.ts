@@ -11,7 +11,7 @@ import { describeExitCode } from "../exit-codes.ts";
 import type { AssetResolver } from "./assets.ts";
 import { childTx, type DecodedBatch, type DecodedMessage, type DecodedTx, parentTx } from "./decode.ts";
 import { inboundOf } from "./inbound.ts";
-import { payloadOnce } from "./memo.ts";
+import { payloadOnce } from "./message-cache.ts";
 import { followPayout } from "./payout.ts";
 import type {
   Dex,

@@ -1,6 +1,6 @@
 /** Narrowed codec records the assembly stages use, and the one nested decode they need (v2 dex_payload). */
 import type { Decoded, DecodedPayload } from "../codecs/index.ts";
-import { type ClassifyMemo, payloadOnce } from "./memo.ts";
+import { type ClassifyMemo, payloadOnce } from "./message-cache.ts";
 
 export type V1PayTo = Extract<Decoded, { kind: "stonfi.v1.pay_to" }>;
 export type V2Swap = Extract<Decoded, { kind: "stonfi.v2.swap" }>;

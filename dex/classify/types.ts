@@ -4,7 +4,7 @@
  * lowercase hex. The JSON form (decimal strings) is produced by ./json.ts and documented in README.md.
  */
 
-import type { ClassifyMemo } from "./memo.ts";
+import type { ClassifyMemo } from "./message-cache.ts";
 
 export type Dex = "v1" | "v2";
 
@@ -227,6 +227,6 @@ export type Operation =
 export type ClassifyOptions = {
   /** Jetton wallet → jetton master known from elsewhere (e.g. a recorded trace's interfaces). Fills gaps only. */
   jettonMasters?: ReadonlyMap<string, string>;
-  /** Per-message results reused across calls over overlapping batches (./memo.ts); output is the same. */
+  /** Per-message results reused across calls over overlapping batches (./message-cache.ts); output is the same. */
   memo?: ClassifyMemo;
 };

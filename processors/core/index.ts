@@ -80,7 +80,7 @@ export class ProcessorCore {
   readonly #poolTypes = new Map<string, PoolType>();
   /** The v2 pool types the chain stated (`#poolTypes` also holds layout guesses, which rows never show). */
   readonly #chainPoolTypes = new Map<string, PoolType>();
-  /** The window re-classifies its transactions every step; their messages are decoded once (memo.ts). */
+  /** The window re-classifies its transactions every step; their messages are decoded once (dex/classify/message-cache.ts). */
   readonly #memo: ClassifyMemo;
 
   /** `tracker` rebuilds a tracker (e.g. `PoolTracker.fromRows` after a restart) around the core's types. */

@@ -1,5 +1,5 @@
 /**
- * dex/classify/memo.ts changes no output: classifying with a memo shared across calls (as the processor's
+ * dex/classify/message-cache.ts changes no output: classifying with a memo shared across calls (as the processor's
  * window does, re-classifying overlapping sets) gives exactly what classifying afresh gives, also when
  * the same messages come back as new objects (the content-keyed wallet-data cache answers those).
  */

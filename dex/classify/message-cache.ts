@@ -10,8 +10,7 @@
 import { Cell } from "@ton/core";
 import type { RawMessage } from "../../schemas/raw-transaction.ts";
 import { type DecodedPayload, decodeForwardPayload } from "../codecs/index.ts";
-import type { WalletData } from "./assets.ts";
-import type { DecodedMessage } from "./decode.ts";
+import type { DecodedMessage, WalletData } from "./message.ts";
 
 /** A message body parsed from its base64 BOC, or why it does not deserialize. */
 export type BodyCell =
