@@ -64,7 +64,7 @@ export type SwapLeg = Anchor & {
   /** Output paid to the receiver; null when the pool refunded. */
   amount_out: bigint | null;
   min_out: bigint | null;
-  /** Not carried by any message (contracts.md §6); null unless derivable. */
+  /** Not carried by any message (contracts.md §6): derived from a paid referral fee when only one fits, else null. */
   protocol_fee: bigint | null;
   referral_fee: bigint | null;
   referrer: string | null;
