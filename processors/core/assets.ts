@@ -5,7 +5,7 @@
  */
 import type { Asset, Operation } from "../../dex/classify/index.ts";
 import type { AssetRow, PoolRow } from "../../schemas/facts.ts";
-import type { CoreLookups } from "./index.ts";
+import type { CoreLookups } from "./lookups.ts";
 
 export type AssetLearner = {
   /** Router wallet → master, for the classifier's `jettonMasters` option. */

@@ -25,7 +25,6 @@ import {
   decodeMessageOnce,
   type Operation,
 } from "../../dex/classify/index.ts";
-import type { TokenMetadata } from "../../dex/jetton-metadata.ts";
 import { v2LayoutsOf } from "../../dex/pool-data.ts";
 import type { AssetRow, FactRows, PoolRow, RouterRow, UnknownMessageRow } from "../../schemas/facts.ts";
 import {
@@ -35,22 +34,13 @@ import {
   type RejectedRecord,
 } from "../../schemas/raw-transaction.ts";
 import { type AssetLearner, assetsOf, createAssetLearner } from "./assets.ts";
+import type { CoreLookups, RouterInfo } from "./lookups.ts";
 import { operationRows } from "./operation-rows.ts";
 import { type PoolReport, PoolTracker } from "./pool-state.ts";
 import { blockRow, transactionsRows } from "./transaction-rows.ts";
 import { TraceWindow } from "./window.ts";
 
-export type RouterInfo = Omit<RouterRow, "address" | "version">;
-
-/** Immutable chain facts the transactions do not carry (answered by ChainState in production). */
-export type CoreLookups = {
-  /** The jetton master of a jetton (or pTON) wallet; null when unknown. */
-  walletMaster(wallet: string): Promise<string | null>;
-  jetton(master: string): Promise<{ metadata: TokenMetadata; totalSupply: bigint } | null>;
-  router(router: string, dex: "v1" | "v2"): Promise<RouterInfo | null>;
-  /** A v2 pool's type (`get_pool_type`); its data cannot tell constant_product from constant_sum. */
-  poolType(pool: string): Promise<PoolType | undefined>;
-};
+export type { CoreLookups, RouterInfo } from "./lookups.ts";
 
 export type CoreOptions = {
   windowBlocks: number;
