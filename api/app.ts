@@ -10,7 +10,7 @@ import type { ApiDeps } from "./deps.ts";
 import { docsRouter } from "./docs.ts";
 import { errorMiddleware } from "./errors.ts";
 import { createResponseMemo, type ResponseMemo } from "./response-memo.ts";
-import { buildRouter, memoizablePaths } from "./route.ts";
+import { buildRouter, fixedPathMethods, memoizablePaths } from "./route.ts";
 import { AssetsController } from "./routes/assets.ts";
 import { PoolsController } from "./routes/pools.ts";
 import { ReferenceController } from "./routes/reference.ts";
@@ -44,6 +44,7 @@ export function createApp(deps: ApiDeps, memo?: ResponseMemo): Koa {
   if (memo !== undefined) app.use(memo.capture());
   app.use(jsonBody());
   app.use(docs.routes());
+  app.use(fixedPathMethods());
   app.use(api.routes());
   app.use(api.allowedMethods());
   return app;

@@ -133,7 +133,19 @@ export function errorBodyOf(error: HttpError): {
   };
 }
 
-const HTTP_METHODS_NOT_ROUTED = new Set(["TRACE", "CONNECT"]);
+/** HTTP's own methods (RFC 9110 §9.3, PATCH, and QUERY, the IETF's safe method with a body, which Node parses). */
+export const HTTP_METHODS: ReadonlySet<string> = new Set([
+  "GET",
+  "HEAD",
+  "POST",
+  "PUT",
+  "DELETE",
+  "CONNECT",
+  "OPTIONS",
+  "TRACE",
+  "PATCH",
+  "QUERY",
+]);
 
 /** An answer the router left without a body (no route, a method it does not serve) as an HttpError. */
 function unmatched(ctx: Context): HttpError | null {
@@ -142,10 +154,10 @@ function unmatched(ctx: Context): HttpError | null {
   if (ctx.status === 404) return new NotFoundError(`route ${where}`);
   const allowed = ctx.response.get("Allow");
   const details = allowed === "" ? [] : [{ field: "method", message: `allowed: ${allowed}` }];
-  // The router calls every method outside its own list unimplemented (501); but TRACE and CONNECT are
-  // HTTP's own methods (RFC 9110 §9.3), known to this server and not served by the route: 405. 501 stays
-  // for methods it does not know at all (WebDAV's PROPFIND).
-  if (ctx.status === 405 || (ctx.status === 501 && HTTP_METHODS_NOT_ROUTED.has(ctx.method)))
+  // The router calls every method outside its own list unimplemented (501), TRACE among them; but an
+  // HTTP method is known to this server and only not served by the route: 405. 501 stays for methods it
+  // does not know at all (WebDAV's PROPFIND).
+  if (ctx.status === 405 || (ctx.status === 501 && HTTP_METHODS.has(ctx.method)))
     return new HttpError(405, "method_not_allowed", `method not allowed: ${where}`, details);
   if (ctx.status === 501)
     return new HttpError(501, "not_implemented", `method not implemented: ${where}`, details, true);

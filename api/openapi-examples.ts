@@ -1,21 +1,27 @@
 /**
- * Puts example addresses into the generated OpenAPI document: every parameter and body field whose
- * schema carries the address pattern (schemas/api/wire.ts ADDRESS_PATTERN) gets a real devnet address
- * (schemas/api/examples.ts), as the schema's `example` and, for parameters, in every accepted form. Done
+ * Puts examples into the generated OpenAPI document: every parameter and body field whose schema carries
+ * the address pattern (schemas/api/wire.ts ADDRESS_PATTERN) gets a real devnet address
+ * (schemas/api/examples.ts), as the schema's `example` and, for parameters, in every accepted form; the
+ * amounts, times and hashes a request needs get theirs by name, so every example reaches a handler. Done
  * on the finished document because the generator only knows zod's own checks, and the example depends on
  * the route (`{address}` is a pool on one route, a router on another).
  */
-import { addressExample } from "../schemas/api/examples.ts";
+import { addressExample, VALUE_EXAMPLES } from "../schemas/api/examples.ts";
 import { ADDRESS_PATTERN } from "../schemas/api/wire.ts";
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-const isAddressSchema = (s: unknown): s is Json => isObject(s) && s.pattern === ADDRESS_PATTERN.source;
+const isAddressSchema = (s: unknown): boolean => isObject(s) && s.pattern === ADDRESS_PATTERN.source;
 
-/** Sets `example` on `schema` (or its array items, or its anyOf branches) if it is an address schema. */
+/**
+ * Sets `example` on `schema` (or its array items, or its anyOf branches): an address for an address
+ * schema, else the value example of its name, if any.
+ */
 function exemplify(schema: unknown, path: string, name: string): void {
   if (!isObject(schema)) return;
   if (isAddressSchema(schema)) schema.example = addressExample(path, name).bounceable;
+  else if (schema.type === "string" && VALUE_EXAMPLES[name] !== undefined)
+    schema.example = VALUE_EXAMPLES[name];
   exemplify(schema.items, path, name);
   for (const branch of [schema.anyOf, schema.oneOf, schema.allOf])
     if (Array.isArray(branch)) for (const b of branch) exemplify(b, path, name);

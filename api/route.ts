@@ -14,7 +14,7 @@
  *   so the same extension is applied to ours before the first document build.
  */
 import { createRequire } from "node:module";
-import type { Context } from "koa";
+import type { Context, Middleware } from "koa";
 import {
   body as bodyDecorator,
   registry,
@@ -25,6 +25,7 @@ import {
 import { prepareDocs } from "koa-swagger-decorator/dist/lib/swagger-builder.js";
 import { type AnyZodObject, type ZodTypeAny, z } from "zod";
 import { errorBody } from "../schemas/api/objects.ts";
+import { HTTP_METHODS } from "./errors.ts";
 import { withAddressExamples } from "./openapi-examples.ts";
 
 export type HttpMethod = "get" | "post";
@@ -105,8 +106,32 @@ export function memoizablePaths(): ReadonlySet<string> {
   return memoizable;
 }
 
+/** Every fixed path (no `{param}`) declared, with the methods it serves. */
+const fixedPaths = new Map<string, Set<string>>();
+
+/**
+ * A fixed path wins over a template that also matches it (OpenAPI's rule: `/v1/pools/query` is not the
+ * pool `query`), so a method the fixed path does not serve is 405 with its Allow list, not a 400 about
+ * the template's parameter. Leaves the status bodiless for the error middleware to render.
+ */
+export function fixedPathMethods(): Middleware {
+  return async (ctx, next) => {
+    const methods = fixedPaths.get(ctx.path.length > 1 ? ctx.path.replace(/\/$/, "") : ctx.path);
+    if (methods === undefined || methods.has(ctx.method) || !HTTP_METHODS.has(ctx.method)) return next();
+    if (ctx.method === "OPTIONS") return next();
+    if (ctx.method === "HEAD" && methods.has("GET")) return next();
+    ctx.status = 405;
+    ctx.set("Allow", [...methods, ...(methods.has("GET") ? ["HEAD"] : [])].join(", "));
+  };
+}
+
 /** Method decorator: declares a route (and its aliases) with its zod schemas. */
 export function route(spec: RouteSpec) {
+  for (const at of [spec, ...(spec.aliases ?? [])]) {
+    if (at.path.includes("{")) continue;
+    const methods = fixedPaths.get(at.path) ?? new Set<string>();
+    fixedPaths.set(at.path, methods.add(at.method.toUpperCase()));
+  }
   if (spec.memo === true) {
     for (const at of [spec, ...(spec.aliases ?? [])]) {
       if (at.path.includes("{")) throw new Error(`memo: true needs a fixed path, not ${at.path}`);

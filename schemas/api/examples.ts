@@ -1,5 +1,5 @@
 /**
- * Example addresses for the OpenAPI document: real addresses of the devnet that `tondex start` runs by
+ * Examples for the OpenAPI document: real addresses of the devnet that `tondex start` runs by
  * default (DEVNET_SEED=1 builds the same world every time), so a client or a fuzzer trying the examples
  * against a fresh service reaches the handlers and gets answers, not 404s. Each is also shown in the
  * other forms the API accepts (non-bounceable `UQ…` and raw `0:hex`).
@@ -53,6 +53,24 @@ const ADDRESS_BY_PATH: ReadonlyArray<readonly [RegExp, Kind]> = [
   [/^\/v1\/routers\//, "router"],
   [/^\/v1\/(assets|jetton)\//, "jetton"],
 ];
+
+/**
+ * Examples of the other parameters a request needs to reach a handler, by name: amounts, fractions,
+ * times inside the devnet's history (its clock starts at 2023-11-14T22:14:20 UTC) and the hash of a
+ * transaction it indexes (the provision that opens a v2 pool, in the first blocks).
+ */
+export const VALUE_EXAMPLES: Readonly<Record<string, string>> = {
+  units: "1000000000",
+  token_a_units: "1000000000",
+  slippage_tolerance: "0.01",
+  referral_fee_bps: "10",
+  provision_type: "Balanced",
+  since: "2023-11-14T00:00:00",
+  until: "2023-11-16T00:00:00",
+  min_tx_timestamp: "2023-11-14T00:00:00",
+  hash: "041dcd797404aefea7be39db5141b6380443c59a31cd2f95a759c0fb5c8b1049",
+  tx_hash: "041dcd797404aefea7be39db5141b6380443c59a31cd2f95a759c0fb5c8b1049",
+};
 
 export type AddressExample = {
   readonly bounceable: string;

@@ -272,6 +272,11 @@ test("any method on any route answers in the one JSON error shape (405 with the 
     ["PATCH", "/v1/swap/simulate", 405],
     ["PUT", "/v1/assets", 405],
     ["TRACE", "/v1/assets", 405],
+    ["QUERY", "/v1/pools", 405],
+    // Fixed paths win over the templates that also match them (/v1/pools/{address}, /v1/assets/{address}).
+    ["GET", "/v1/pools/query", 405],
+    ["GET", "/v1/assets/search/", 405],
+    ["DELETE", "/v1/assets/query", 405],
     ["PROPFIND", "/v1/pools", 501],
     ["PROPFIND", "/no/such/route", 501],
   ] as const) {
