@@ -21,6 +21,14 @@ export type Config = Readonly<{
   redisUrl: string | null;
   tonApiUrl: string | null;
   tonApiKey: string | null;
+  tonApiRequestsPerSecond: number | null;
+  tonApiTimeoutMs: number;
+  fromSeqno: number | null;
+  fromTime: number | null;
+  mainnetConcurrency: number;
+  mainnetPollMs: number;
+  mainnetFilter: "stonfi" | "all";
+  mainnetLookaheadBlocks: number;
   logLevel: LogLevel;
   devnetSeed: number;
   devnetActionsPerBlock: number;
@@ -125,6 +133,68 @@ export const CONFIG_VARS: { readonly [K in keyof Config]: VarSpec<Config[K]> } =
     default: null,
     secret: true,
     doc: "API key for TON_API_URL",
+  },
+  tonApiRequestsPerSecond: {
+    env: "TON_API_RPS",
+    schema: int(1, 10_000),
+    // unset: the public toncenter plan's limit, 1 request/s without a key and 10 with a free key
+    // (docs.ton.org/ecosystem/api/toncenter/rate-limit); a self-hosted ton-indexer can take far more.
+    default: null,
+    doc: "requests/s to TON_API_URL, shared by the source and chain-state reads (default 1, or 10 with TON_API_KEY)",
+  },
+  tonApiTimeoutMs: {
+    env: "TON_API_TIMEOUT_MS",
+    schema: int(100, 600_000),
+    default: 15_000, // a 1000-transaction page of a busy block takes a few seconds on the public API
+    doc: "timeout of one request to TON_API_URL (then retried)",
+  },
+  fromSeqno: {
+    env: "FROM_SEQNO",
+    schema: int(1, 2 ** 31 - 1),
+    default: null, // unset: the stored cursor, else --from-time, else the chain's head
+    doc: "SOURCE=mainnet: first masterchain block when no cursor is stored (a later one than the cursor wins)",
+  },
+  fromTime: {
+    env: "FROM_TIME",
+    schema: z
+      .string()
+      .transform((s) => (/^\d+$/.test(s) ? Number(s) : Math.floor(Date.parse(s) / 1000)))
+      .pipe(
+        z
+          .number({ invalid_type_error: "must be unix seconds or an ISO date" })
+          .int()
+          .min(1, "must be unix seconds or an ISO date"),
+      ),
+    default: null,
+    doc: "SOURCE=mainnet: start at the first masterchain block at or after this time (unix seconds or ISO date)",
+  },
+  mainnetConcurrency: {
+    env: "MAINNET_CONCURRENCY",
+    schema: int(1, 256),
+    // Requests in flight hide the API's latency: at 10 requests/s and ~100-300 ms per answer, 4 blocks in
+    // flight keep the rate limit busy (bench/mainnet.ts).
+    default: 4,
+    doc: "SOURCE=mainnet: masterchain blocks fetched in parallel (published in order)",
+  },
+  mainnetPollMs: {
+    env: "MAINNET_POLL_MS",
+    schema: int(50, 60_000),
+    default: 1_000, // masterchain blocks come every few seconds; one head poll per second costs 1 request/s
+    doc: "SOURCE=mainnet: how often the chain's head is asked for once caught up",
+  },
+  mainnetFilter: {
+    env: "MAINNET_FILTER",
+    schema: oneOf(["stonfi", "all"] as const),
+    default: "stonfi", // the service needs STON.fi operations only (README "Following mainnet")
+    doc: "SOURCE=mainnet: keep only traces touching STON.fi (stonfi) or every transaction (all)",
+  },
+  mainnetLookaheadBlocks: {
+    env: "MAINNET_LOOKAHEAD_BLOCKS",
+    schema: int(1, 10_000),
+    // The recorded mainnet traces reach their first STON.fi message up to 22 masterchain blocks after their
+    // external message (test/vectors/mainnet-traces); blocks are held this long before the filter decides.
+    default: 32,
+    doc: "SOURCE=mainnet with MAINNET_FILTER=stonfi: blocks held back so a trace's early transactions are kept",
   },
   logLevel: { env: "LOG_LEVEL", schema: oneOf(LOG_LEVELS), default: "info", doc: "pino log level" },
   devnetSeed: {

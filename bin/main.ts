@@ -28,6 +28,10 @@ const commands: Record<string, Command> = {
     summary: "ingest recorded blocks (devnet dumps, RawTransaction JSONL/JSON, traces) through the pipeline",
     load: () => import("./commands/replay.ts"),
   },
+  backfill: {
+    summary: "index a range of mainnet masterchain blocks (--from, --to) through TON_API_URL; resumable",
+    load: () => import("./commands/backfill.ts"),
+  },
   decode: {
     summary:
       "classify the STON.fi operations in recorded traces / RawTransaction JSON(L); one JSON line per file",

@@ -64,8 +64,11 @@ export function createMainnetSource(options: MainnetSourceOptions): MainnetSourc
   let head: number | null = null;
   let pageLimit = Math.min(options.pageLimit ?? V3_MAX_LIMIT, V3_MAX_LIMIT);
 
+  /** The API's first indexed masterchain block (a self-hosted indexer starts somewhere). */
+  let firstIndexed = 1;
   const readHead = async (): Promise<number> => {
     const info = await client.get(V3_PATHS.masterchainInfo, {}, v3MasterchainInfo);
+    firstIndexed = info.first.seqno;
     head = Math.max(head ?? 0, info.last.seqno);
     options.onHead?.(head);
     return head;
@@ -172,10 +175,17 @@ export function createMainnetSource(options: MainnetSourceOptions): MainnetSourc
       const inflight = new Map<number, Promise<FetchedBlock>>();
       try {
         const first = await firstBlock(after);
+        if (head === null) await patiently(readHead);
+        if (first < firstIndexed) {
+          throw new NonRetryableError(
+            `masterchain block ${first} is before the first block the API has indexed (${firstIndexed})`,
+          );
+        }
         const filter = options.filter === "stonfi" ? new StonfiTraceFilter(options.lookaheadBlocks) : null;
-        // A resume re-learns the STON.fi traces still open before the first block (nothing is yielded).
-        if (filter !== null && after > 0) {
-          for (let s = Math.max(1, first - options.lookaheadBlocks); s < first; s++) {
+        // The STON.fi traces still open before the first block are learnt first (nothing is yielded), so
+        // their later transactions are kept on a resume or a start in the middle of the chain.
+        if (filter !== null && (to === null || first <= to)) {
+          for (let s = Math.max(firstIndexed, first - options.lookaheadBlocks); s < first; s++) {
             filter.learn(await fetchBlock(s, stop.signal));
           }
         }
