@@ -6,7 +6,7 @@
  * referral value (v2). Every (P, R, base_out) consistent with the paid `out` and referral amount is
  * enumerated; the fee is known when they all give the same one.
  */
-import { FEE_DIVIDER, floorDiv } from "./math.ts";
+import { FEE_DIVIDER, floorDiv, max, min } from "./math.ts";
 import { MAX_POOL_FEE_BPS } from "./pool.ts";
 import { outputFees } from "./swap.ts";
 
@@ -21,21 +21,34 @@ export type ReferralSwap = {
 
 /** The protocol fee, or null when the messages leave it open (no referral paid, or several fees fit). */
 export function protocolFeeFromReferral(s: ReferralSwap): bigint | null {
-  if (s.referralFee <= 0n || s.amountOut <= 0n) return null;
+  const { amountOut: out, referralFee: ref } = s;
+  if (ref <= 0n || out <= 0n) return null;
   if (s.referralBps !== null && (s.referralBps <= 0n || s.referralBps > MAX_POOL_FEE_BPS)) return null;
-  const net = s.amountOut + s.referralFee;
+  const D = FEE_DIVIDER;
+  const net = out + ref;
+  // base − ceil(base·P/D) = net with P in 0..100 bounds the gross output.
+  const lowest = net;
+  const highest = floorDiv(net * D, D - MAX_POOL_FEE_BPS) + 2n;
+  // ceil(base·R/D) = ref bounds R by the gross output's range.
+  const rFrom = s.referralBps ?? max(1n, floorDiv(ref * D, highest) - 1n);
+  const rTo = s.referralBps ?? min(MAX_POOL_FEE_BPS, floorDiv(ref * D, lowest) + 1n);
   const fees = new Set<bigint>();
-  for (let p = 0n; p <= MAX_POOL_FEE_BPS; p++) {
-    // base − ceil(base·P/D) − ref = out puts base in [T·D/(D−P), (T+1)·D/(D−P)), T = out + ref: ≤ 2 values.
-    const from = floorDiv(net * FEE_DIVIDER, FEE_DIVIDER - p);
-    for (let base = from; base <= from + 2n; base++) {
-      // The referral bps R with ceil(base·R/D) = ref: R in ((ref−1)·D/base, ref·D/base].
-      const lo = floorDiv((s.referralFee - 1n) * FEE_DIVIDER, base) + 1n;
-      const hi = floorDiv(s.referralFee * FEE_DIVIDER, base);
-      const r = s.referralBps ?? (lo > 1n ? lo : 1n);
-      if (r < lo || r > hi || r > MAX_POOL_FEE_BPS) continue;
-      const g = outputFees(base, p, r);
-      if (g.amountOut === s.amountOut && g.referralFeeOut === s.referralFee) fees.add(g.protocolFeeOut);
+  for (let r = rFrom; r <= rTo; r++) {
+    // The gross outputs whose referral fee is ref: (floor((ref−1)·D/R), floor(ref·D/R)].
+    const baseLo = max(lowest, floorDiv((ref - 1n) * D, r) + 1n);
+    const baseHi = min(highest, floorDiv(ref * D, r));
+    if (baseLo > baseHi) continue;
+    // Their protocol fee base − net = ceil(base·P/D) bounds P: (prot − 1)·D/base < P ≤ prot·D/base.
+    const pFrom = max(0n, floorDiv((baseLo - net - 1n) * D, baseHi));
+    const pTo = min(MAX_POOL_FEE_BPS, floorDiv((baseHi - net) * D, baseLo) + 1n);
+    for (let p = pFrom; p <= pTo; p++) {
+      // For one P, base − ceil(base·P/D) = net puts base in [net·D/(D−P), (net+1)·D/(D−P)): ≤ 2 values.
+      const from = max(baseLo, floorDiv(net * D, D - p));
+      const to = min(baseHi, from + 2n);
+      for (let base = from; base <= to; base++) {
+        const g = outputFees(base, p, r);
+        if (g.amountOut === out && g.referralFeeOut === ref) fees.add(g.protocolFeeOut);
+      }
     }
     if (fees.size > 1) return null;
   }
