@@ -4,7 +4,7 @@
  */
 import { Address } from "@ton/core";
 import { type Ratio, type Rounding, toDecimalString } from "../../dex/amm/index.ts";
-import { boundedMemo } from "../../infra/memo.ts";
+import { boundedMemo } from "../../schemas/bounded-memo.ts";
 import type { RawAddress } from "../read-model.ts";
 
 /** The zero address that stands for native TON in the asset catalogue (api.md §4.1). */

@@ -9,7 +9,7 @@
  */
 import { Address } from "@ton/core";
 import { z } from "zod";
-import { boundedMemo } from "../../infra/memo.ts";
+import { boundedMemo } from "../bounded-memo.ts";
 import { MAX_COINS, toRawAddress } from "../ton.ts";
 
 export { MAX_COINS, toRawAddress };
