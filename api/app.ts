@@ -9,6 +9,7 @@ import { jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { docsRouter } from "./docs.ts";
 import { errorMiddleware } from "./errors.ts";
+import { laneErrors, quoteLane } from "./quote-lane.ts";
 import { createResponseMemo, type ResponseMemo } from "./response-memo.ts";
 import { buildRouter, fixedPathMethods, memoizablePaths } from "./route.ts";
 import { AssetsController } from "./routes/assets.ts";
@@ -42,6 +43,7 @@ export function createApp(deps: ApiDeps, memo?: ResponseMemo): Koa {
     await next();
   });
   if (memo !== undefined) app.use(memo.capture());
+  app.use(laneErrors());
   app.use(jsonBody());
   app.use(docs.routes());
   app.use(fixedPathMethods());
@@ -51,16 +53,17 @@ export function createApp(deps: ApiDeps, memo?: ResponseMemo): Koa {
 }
 
 /**
- * The request listener a server mounts: the app, behind the response memo when `deps.responseMemo` is
- * set (see api/response-memo.ts). `memo` is returned for its statistics.
+ * The request listener a server mounts: the app behind the quote lane (api/quote-lane.ts: successful
+ * swap and reverse-swap quotes without the Koa stack), behind the response memo when `deps.responseMemo`
+ * is set (see api/response-memo.ts). `memo` is returned for its statistics.
  */
 export function apiListener(deps: ApiDeps): { listener: RequestListener; memo?: ResponseMemo } {
-  if (deps.responseMemo === undefined) return { listener: createApp(deps).callback() };
+  if (deps.responseMemo === undefined) return { listener: quoteLane(deps, createApp(deps).callback()) };
   const memo = createResponseMemo({
     paths: memoizablePaths(),
     version: deps.responseMemo.version,
     ttlMs: deps.responseMemo.ttlMs,
     clock: deps.clock,
   });
-  return { listener: memo.listener(createApp(deps, memo).callback()), memo };
+  return { listener: memo.listener(quoteLane(deps, createApp(deps, memo).callback(), memo.keep)), memo };
 }

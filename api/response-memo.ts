@@ -49,6 +49,8 @@ export type ResponseMemoStats = {
 export type ResponseMemo = {
   listener(next: RequestListener): RequestListener;
   capture(): Middleware;
+  /** Keeps a 200 answer sent for `req` without Koa (api/quote-lane.ts), as `capture()` keeps Koa's. */
+  keep(req: IncomingMessage, headers: Record<string, string | number>, body: Buffer): void;
   stats(): ResponseMemoStats;
 };
 
@@ -171,6 +173,16 @@ export function createResponseMemo(options: ResponseMemoOptions): ResponseMemo {
           land(mark, kept);
         }
       };
+    },
+
+    keep(req, headers, body) {
+      const mark = (req as MarkedRequest)[MARK];
+      if (mark === undefined) return;
+      const kept: Entry = { version: mark.version, at: mark.at, headers: { ...headers }, body };
+      if (entries.size >= maxEntries) entries.clear();
+      entries.set(mark.key, kept);
+      counts.stored++;
+      land(mark, kept);
     },
 
     stats: () => ({ ...counts, entries: entries.size }),

@@ -24,6 +24,7 @@ import {
   dexVersionOf,
   isAmmInputError,
   isTvmExit,
+  outputWithoutFees,
   type PoolState,
   priceImpact,
   type Ratio,
@@ -32,6 +33,7 @@ import {
   swap,
   swapRate,
 } from "../../dex/amm/index.ts";
+import { ceilDiv } from "../../dex/amm/math.ts";
 import type { SwapSimulationDto } from "../../schemas/api/simulate.ts";
 import type { Fraction } from "../../schemas/api/wire.ts";
 import { dec, friendly, ratioText, TON_RAW } from "../mappers/common.ts";
@@ -95,21 +97,15 @@ function swapRequest(input: SwapInput, direction: Direction, amountIn: bigint) {
   };
 }
 
-/** The output the same swap would have with every fee at 0 (the base of fee_units and fee_percent). */
-function outWithoutFees(state: PoolState, direction: Direction, amountIn: bigint, fallback: bigint): bigint {
-  const feeless = { ...state, lpFeeBps: 0n, protocolFeeBps: 0n, refFeeBps: 0n };
-  const r = swap(feeless, { direction, amountIn });
-  return r.status === "ok" && r.amountOut >= fallback ? r.amountOut : fallback;
-}
+/** 10^6: the recommended slippage is a whole number of millionths. */
+const MILLIONTHS = 1_000_000n;
 
+/** Twice the price impact, at least 0.1 %, at most 100 %, rounded up to millionths (never understated). */
 function recommendedSlippage(impact: Ratio): Fraction {
   const twice = ratio(2n * impact.num, impact.den);
   const pick = twice.num * MIN_RECOMMENDED.den > MIN_RECOMMENDED.num * twice.den ? twice : MIN_RECOMMENDED;
   const capped = pick.num > pick.den ? ratio(1n, 1n) : pick;
-  const text = ratioText(capped, 6, "ceil");
-  const [whole = "0", frac = ""] = text.split(".");
-  const den = 10n ** BigInt(frac.length);
-  return { num: BigInt(whole) * den + BigInt(frac || "0"), den };
+  return { num: ceilDiv(capped.num * MILLIONTHS, capped.den), den: MILLIONTHS };
 }
 
 const fractionText = (f: Fraction): string => ratioText(ratio(f.num, f.den), 18, "floor");
@@ -184,9 +180,12 @@ function describeSwap(
   baseOut: bigint,
 ): SwapSimulationDto {
   const { state } = input;
-  const noFees = outWithoutFees(state, direction, offerUnits, baseOut);
+  // The output the same swap would have with every fee at 0: the curve's output without the LP fee (the
+  // other fees come off that output), never below the swap's own base output.
+  const curveOut = outputWithoutFees(state, direction, offerUnits);
+  const noFees = curveOut >= baseOut ? curveOut : baseOut;
   const feeUnits = noFees - askUnits;
-  const impact = priceImpact(state, direction, offerUnits);
+  const impact = priceImpact(state, direction, offerUnits, curveOut);
   const recommended = recommendedSlippage(impact);
   const rate = shifted(swapRate(offerUnits, askUnits), decimalsShift(input.offerDecimals, input.askDecimals));
   const dto: SwapSimulationDto = {

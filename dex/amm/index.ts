@@ -16,7 +16,7 @@ export {
 } from "./liquidity.ts";
 export { FEE_DIVIDER, isTvmExit, MAX_COINS, TvmExit } from "./math.ts";
 export { assertValidPool, MAX_POOL_FEE_BPS } from "./pool.ts";
-export { priceImpact, spotPrice, swapRate } from "./price.ts";
+export { feelessState, outputWithoutFees, priceImpact, spotPrice, swapRate } from "./price.ts";
 export { type Ratio, type Rounding, ratio, toDecimalString } from "./ratio.ts";
 export {
   bisectionMissesMinimum,

@@ -23,7 +23,44 @@ function spotFromSlopes(direction: Direction, d0: bigint, d1: bigint): Ratio {
   return direction === "0to1" ? ratio(d0, d1) : ratio(d1, d0);
 }
 
+/**
+ * Per state object, what does not depend on the amount: the spot price of each direction and the state
+ * with every fee at 0. States are never mutated (a swap makes a new one), so these never go stale; quoting
+ * many amounts on one state computes them once.
+ */
+type PerState = { "0to1"?: Ratio; "1to0"?: Ratio; feeless?: PoolState };
+const perState = new WeakMap<PoolState, PerState>();
+function kept(pool: PoolState): PerState {
+  let k = perState.get(pool);
+  if (k === undefined) {
+    k = {};
+    perState.set(pool, k);
+  }
+  return k;
+}
+
+/** The same pool with its LP, protocol and referral fees at 0 (one object per state). */
+export function feelessState(pool: PoolState): PoolState {
+  const k = kept(pool);
+  k.feeless ??= { ...pool, lpFeeBps: 0n, protocolFeeBps: 0n, refFeeBps: 0n };
+  return k.feeless;
+}
+
+/** The curve's exact output for `amountIn` with every fee at 0. */
+export function outputWithoutFees(pool: PoolState, direction: Direction, amountIn: bigint): bigint {
+  return CURVES[pool.type].baseOut(feelessState(pool), direction, amountIn);
+}
+
 export function spotPrice(pool: PoolState, direction: Direction): Ratio {
+  const k = kept(pool);
+  const known = k[direction];
+  if (known !== undefined) return known;
+  const spot = computeSpot(pool, direction);
+  k[direction] = spot;
+  return spot;
+}
+
+function computeSpot(pool: PoolState, direction: Direction): Ratio {
   const { reserve0: x, reserve1: y } = pool;
   if (x === 0n || y === 0n) throw emptyPool();
   switch (pool.type) {
@@ -54,11 +91,17 @@ export function swapRate(amountIn: bigint, amountOut: bigint): Ratio {
   return ratio(amountOut, amountIn);
 }
 
-/** Price impact of offering `amountIn` (fees excluded), as a ratio in [0, 1]; see the module comment. */
-export function priceImpact(pool: PoolState, direction: Direction, amountIn: bigint): Ratio {
+/**
+ * Price impact of offering `amountIn` (fees excluded), as a ratio in [0, 1]; see the module comment.
+ * `outNoFee`: `outputWithoutFees` of the same request when the caller has it already.
+ */
+export function priceImpact(
+  pool: PoolState,
+  direction: Direction,
+  amountIn: bigint,
+  outNoFee: bigint = outputWithoutFees(pool, direction, amountIn),
+): Ratio {
   const spot = spotPrice(pool, direction);
-  const noFee = { ...pool, lpFeeBps: 0n };
-  const outNoFee = CURVES[pool.type].baseOut(noFee, direction, amountIn);
   // ideal = amountIn·spot = amountIn·num/den; impact = (ideal − out)/ideal = (amountIn·num − out·den)/(amountIn·num)
   const ideal = amountIn * spot.num;
   const lost = ideal - outNoFee * spot.den;

@@ -57,10 +57,24 @@ function outBalance(amp: bigint, inv: bigint, x: bigint, y: bigint, sum: bigint,
   throw new TvmExit(NOT_CONVERGE, "stableswap output did not converge");
 }
 
+/**
+ * The invariant of a pool's reserves, kept per state object (states are never mutated: a swap makes a new
+ * one), so quoting many amounts on one state solves it once. A state that does not converge is not kept.
+ */
+const invariants = new WeakMap<PoolState, bigint>();
+function invariantOf(pool: PoolState): bigint {
+  let d = invariants.get(pool);
+  if (d === undefined) {
+    d = stableInvariant(pool.amp, pool.reserve0, pool.reserve1);
+    invariants.set(pool, d);
+  }
+  return d;
+}
+
 function baseOut(pool: PoolState, direction: Direction, amountIn: bigint): bigint {
   const bIn = lpFeeAdjusted(pool, amountIn);
   const { reserve0: x, reserve1: y, amp } = pool;
-  const inv = stableInvariant(amp, x, y);
+  const inv = invariantOf(pool);
   const zeroIn = direction === "0to1";
   const x1 = zeroIn ? add(x, bIn) : x;
   const y1 = zeroIn ? y : add(y, bIn);

@@ -1,0 +1,85 @@
+/**
+ * The quote lane: swap and reverse-swap quotes answered without the Koa stack. Bots and wallets ask for a
+ * different amount almost every time, so the response memo rarely helps them, and for a quote the
+ * middleware stack costs more than the quote itself (api/README.md, "Performance").
+ *
+ * The lane computes exactly what the Koa route does — the same query schema (`swapSimulateQuery`), the
+ * same `simulateSwapRequest`, the same JSON — and answers only what it is sure of: a bodiless
+ * `POST /v1/swap/simulate` or `/v1/reverse_swap/simulate` whose query parses and whose quote succeeds,
+ * sent with the headers Koa sends for it. Everything else goes to `next` (Koa): a query the schema
+ * refuses and cross-origin requests (an `Origin`: CORS headers come from the middleware that owns them)
+ * untouched; a quote that fails carries its error along, and `laneErrors()` — early in the Koa stack —
+ * throws it there, so it is rendered where every error is, without computing the quote twice. Nothing
+ * reads the request body: the lane only takes requests without one.
+ *
+ * With the response memo in front, a quote the lane answers is kept like one Koa answered (`keep`).
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { parse as parseQuery } from "node:querystring";
+import type { Context, Middleware, Next } from "koa";
+import { swapSimulateQuery } from "../schemas/api/simulate.ts";
+import type { ApiDeps } from "./deps.ts";
+import { type Mode, simulateSwapRequest } from "./queries/simulations.ts";
+
+export const QUOTE_PATHS: Readonly<Record<string, Mode>> = {
+  "/v1/swap/simulate": "swap",
+  "/v1/reverse_swap/simulate": "reverse",
+};
+
+/** What Koa sends with a JSON object body (koa `response.body` setter and `respond`). */
+const JSON_TYPE = "application/json; charset=utf-8";
+
+/** Where an answered quote goes besides the response: the response memo's `keep`. */
+export type KeepAnswer = (
+  req: IncomingMessage,
+  headers: Record<string, string | number>,
+  body: Buffer,
+) => void;
+
+/** A quote that failed in the lane: its error, for `laneErrors()` to throw in the Koa stack. */
+const FAILED = Symbol("tondex.quoteLane.failed");
+type LaneRequest = IncomingMessage & { [FAILED]?: { error: unknown } };
+
+/** Koa middleware: a request the lane failed to quote fails here with the lane's error. */
+export function laneErrors(): Middleware {
+  return async (ctx: Context, next: Next) => {
+    const failed = (ctx.req as LaneRequest)[FAILED];
+    if (failed !== undefined) throw failed.error;
+    return next();
+  };
+}
+
+/** Only requests without a body and without headers another layer would answer differently. */
+function plain(req: IncomingMessage): boolean {
+  const h = req.headers;
+  const length = h["content-length"];
+  return (
+    (length === undefined || length === "0") && h["transfer-encoding"] === undefined && h.origin === undefined
+  );
+}
+
+export function quoteLane(deps: ApiDeps, next: RequestListener, keep?: KeepAnswer): RequestListener {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const url = req.url ?? "";
+    const q = url.indexOf("?");
+    const mode = req.method === "POST" ? QUOTE_PATHS[q < 0 ? url : url.slice(0, q)] : undefined;
+    if (mode === undefined || q < 0 || !plain(req)) return next(req, res);
+    const parsed = swapSimulateQuery.safeParse(parseQuery(url.slice(q + 1)));
+    if (!parsed.success) return next(req, res);
+    simulateSwapRequest(deps, parsed.data, mode).then(
+      (dto) => {
+        const body = Buffer.from(JSON.stringify(dto));
+        const headers = { "content-type": JSON_TYPE, "content-length": body.length };
+        keep?.(req, headers, body);
+        req.resume();
+        res.writeHead(200, headers);
+        res.end(body);
+      },
+      // Not a quote (4xx/5xx): Koa answers it, with the error rendered where every error is.
+      (error: unknown) => {
+        (req as LaneRequest)[FAILED] = { error };
+        next(req, res);
+      },
+    );
+  };
+}

@@ -1,0 +1,196 @@
+/**
+ * The quote lane (api/quote-lane.ts) answers exactly as the Koa route would: for every request, the lane's
+ * status, headers and bytes equal those of the Koa app alone (no lane) for the same request — successful
+ * quotes over every fixture pool in both directions and both modes, with and without the optional
+ * parameters, and every request the lane hands on (a refused query, a quote no pool can give, a body, an
+ * Origin). It answers successful quotes itself (Koa is not reached), and with the response memo in front
+ * a quote it answered is kept and repeated from memory.
+ */
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type RequestListener,
+  type Server,
+} from "node:http";
+import type { AddressInfo } from "node:net";
+import test from "ava";
+import { createApp } from "../../../api/app.ts";
+import { quoteLane } from "../../../api/quote-lane.ts";
+import { createResponseMemo } from "../../../api/response-memo.ts";
+import { memoizablePaths } from "../../../api/route.ts";
+import { P_CPI, P_V1, POOLS, R_CPI } from "./fixtures.ts";
+import { f, testDeps } from "./harness.ts";
+
+type Answer = { status: number; headers: IncomingHttpHeaders; body: string };
+
+async function serve(listener: RequestListener): Promise<{ url: string; server: Server }> {
+  const server = createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+function send(
+  base: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      `${base}${path}`,
+      { method: options.method ?? "POST", headers: options.headers ?? {}, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString(),
+          }),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end(options.body);
+  });
+}
+
+/** What a response says, without what differs between any two responses (the clock, the connection). */
+function comparable(a: Answer) {
+  const { date: _date, connection: _c, "keep-alive": _k, ...headers } = a.headers;
+  return { status: a.status, headers, body: a.body };
+}
+
+const deps = testDeps();
+let koaCalls = 0;
+const koa = createApp(deps).callback();
+const countingKoa: RequestListener = (req, res) => {
+  koaCalls++;
+  koa(req, res);
+};
+const servers = Promise.all([serve(quoteLane(deps, countingKoa)), serve(koa)]);
+test.after.always(async () => {
+  for (const { server } of await servers) server.close();
+});
+
+function quotes(): string[] {
+  const out: string[] = [];
+  for (const p of POOLS) {
+    for (const [offer, ask] of [
+      [p.token0, p.token1],
+      [p.token1, p.token0],
+    ] as const) {
+      const base = `offer_address=${f(offer)}&ask_address=${f(ask)}&slippage_tolerance=0.01`;
+      out.push(`/v1/swap/simulate?${base}&units=1000000&pool_address=${f(p.address)}`);
+      out.push(`/v1/reverse_swap/simulate?${base}&units=1000&pool_address=${f(p.address)}`);
+      out.push(`/v1/swap/simulate?${base}&units=123456789`);
+    }
+  }
+  const cpi = `offer_address=${f(P_CPI.token0)}&ask_address=${f(P_CPI.token1)}&units=5000000&slippage_tolerance=0.005`;
+  out.push(`/v1/swap/simulate?${cpi}&referral_address=${f(R_CPI.address)}&referral_fee_bps=25`);
+  out.push(`/v1/swap/simulate?${cpi}&dex_v2=true&dex_version=2`);
+  return out;
+}
+
+test.serial("a successful quote: the lane answers it, with Koa's status, headers and bytes", async (t) => {
+  const [lane, plain] = await servers;
+  const paths = quotes();
+  const before = koaCalls;
+  let ok = 0;
+  for (const path of paths) {
+    // As fetch sends it (an Accept-Encoding: no layer compresses these answers) and as a bare client does.
+    for (const headers of [{}, { "accept-encoding": "gzip, deflate" }] as Record<string, string>[]) {
+      const [a, b] = await Promise.all([
+        send(lane.url, path, { headers }),
+        send(plain.url, path, { headers }),
+      ]);
+      t.deepEqual(comparable(a), comparable(b), path);
+      if (a.status === 200) ok++;
+    }
+  }
+  t.true(ok >= paths.length, `quotes answered: ${ok} of ${2 * paths.length}`);
+  // Koa saw only what the lane handed on: the quotes that failed.
+  t.is(koaCalls - before, 2 * paths.length - ok);
+});
+
+test.serial("what the lane hands on is Koa's answer, unchanged", async (t) => {
+  const [lane, plain] = await servers;
+  const good = `/v1/swap/simulate?offer_address=${f(P_V1.token0)}&ask_address=${f(P_V1.token1)}&units=1000&slippage_tolerance=0.01`;
+  const cases: [string, Parameters<typeof send>[2]][] = [
+    ["/v1/swap/simulate?offer_address=nonsense&ask_address=x&units=1&slippage_tolerance=0.01", {}],
+    [good.replace("units=1000", "units=0"), {}],
+    [good.replace("units=1000", `units=${2n ** 120n}`), {}],
+    [good.replace(f(P_V1.token1), f(P_V1.token0)), {}],
+    [good, { body: '{"units":"5"}', headers: { "content-type": "application/json" } }],
+    [good, { headers: { origin: "https://app.example" } }],
+    [good, { method: "GET" }],
+    [good.replace("/v1/swap/", "/v1/swap//"), {}],
+    ["/v1/reverse_swap/simulate", {}],
+  ];
+  const before = koaCalls;
+  for (const [path, options] of cases) {
+    const [a, b] = await Promise.all([send(lane.url, path, options), send(plain.url, path, options)]);
+    t.deepEqual(comparable(a), comparable(b), path);
+    t.not(a.status, 500, path);
+  }
+  t.is(koaCalls - before, cases.length, "every one of them reached Koa");
+});
+
+test.serial(
+  "with the response memo in front, a quote the lane answered is repeated from memory",
+  async (t) => {
+    let version = 1;
+    const memo = createResponseMemo({
+      paths: memoizablePaths(),
+      version: () => version,
+      ttlMs: 60_000,
+      clock: () => 0,
+    });
+    const app = createApp(deps, memo).callback();
+    const { url, server } = await serve(memo.listener(quoteLane(deps, app, memo.keep)));
+    try {
+      const path = quotes()[0]!;
+      const first = await send(url, path);
+      t.is(first.status, 200);
+      t.like(memo.stats(), { misses: 1, stored: 1, hits: 0 });
+      const again = await send(url, path);
+      t.deepEqual(comparable(again), comparable(first));
+      t.like(memo.stats(), { hits: 1 });
+      version++;
+      const after = await send(url, path);
+      t.deepEqual(comparable(after), comparable(first));
+      t.like(memo.stats(), { misses: 2, stored: 2, hits: 1 });
+    } finally {
+      server.close();
+    }
+  },
+);
+
+test.serial(
+  "a quote that fails in the lane is not computed again: Koa renders the lane's error",
+  async (t) => {
+    const inner = testDeps().data;
+    let lookups = 0;
+    const data = new Proxy(inner, {
+      get(target, key) {
+        const v = Reflect.get(target, key);
+        if (key === "getPoolsByAssets") lookups++;
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    const counted = testDeps({ data });
+    const { url, server } = await serve(quoteLane(counted, createApp(counted).callback()));
+    try {
+      // More than the pool's whole reserve: no pool can pay it (422 naming the refusals).
+      const path = `/v1/reverse_swap/simulate?offer_address=${f(P_V1.token0)}&ask_address=${f(P_V1.token1)}&units=${2n ** 100n}&slippage_tolerance=0.01`;
+      const [plain] = await servers.then(([, p]) => [p]);
+      const [a, b] = await Promise.all([send(url, path), send(plain!.url, path)]);
+      t.is(a.status, 422);
+      t.deepEqual(comparable(a), comparable(b));
+      t.is(lookups, 1, "the pools of the pair were looked up once, by the lane");
+    } finally {
+      server.close();
+    }
+  },
+);
