@@ -10,6 +10,7 @@
  * flight is written and committed, and the next start resumes from the stored cursor.
  */
 import { join } from "node:path";
+import type { ChainState } from "../dex/chain-state.ts";
 import { createMemoryBus } from "../infra/bus/memory.ts";
 import type { Bus } from "../infra/bus/types.ts";
 import { createMemoryCache } from "../infra/cache/memory.ts";
@@ -22,6 +23,7 @@ import { openStore, type Store } from "../infra/store/client.ts";
 import { latestPoolStates, selectFacts } from "../infra/store/facts-reader.ts";
 import { readCursor, writeBatch } from "../infra/store/facts-writer.ts";
 import { migrate } from "../infra/store/migrate.ts";
+import type { ToncenterClient } from "../infra/toncenter/client.ts";
 import { createDevnetSource } from "../ingest/devnet/source.ts";
 import { runIngest } from "../ingest/loop.ts";
 import { createReplaySource } from "../ingest/replay/index.ts";
@@ -31,8 +33,9 @@ import { PoolTracker } from "../processors/core/pool-state.ts";
 import { chainStateLookups } from "../processors/lookups.ts";
 import { runProcessor } from "../processors/run.ts";
 import { type PoolStateRow, poolStates as poolStatesTable } from "../schemas/facts.ts";
+import { mainnetChainStateOf } from "./chain-state.ts";
 import type { Config } from "./config.ts";
-import { mainnetSourceOf } from "./mainnet.ts";
+import { mainnetSourceOf, toncenterClientOf } from "./mainnet.ts";
 
 export type PipelineDeps = {
   logger: Logger;
@@ -48,6 +51,8 @@ export type PipelineResult = { blocks: number; transactions: number; lastMcSeqno
 export type Pipeline = {
   readonly store: Store;
   readonly source: Source;
+  /** Get-method reads: the source's own, or toncenter's when TON_API_URL is set; null: no chain access. */
+  readonly chainState: ChainState | null;
   readonly poolStates: CacheNamespace<PoolStateRow>;
   /**
    * The indexed data's version: bumped after every committed write and every pool-state cache update, so
@@ -59,7 +64,10 @@ export type Pipeline = {
   stop(): Promise<void>;
 };
 
-export function sourceOf(config: Config, deps: { logger?: Logger; metrics?: Metrics } = {}): Source {
+export function sourceOf(
+  config: Config,
+  deps: { logger?: Logger; metrics?: Metrics; client?: ToncenterClient } = {},
+): Source {
   switch (config.source) {
     case "devnet":
       return createDevnetSource({
@@ -91,10 +99,16 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
     { store: store.kind, version: store.version, migrations: migrations.applied, after },
     "store ready",
   );
-  const source = deps.source ?? sourceOf(config, { logger, metrics });
+  const cache = createMemoryCache({ maxEntries: config.cacheMaxEntries });
+  // One toncenter client for the source and the chain-state reads: one rate limit for every request.
+  const toncenter = config.tonApiUrl === null ? undefined : toncenterClientOf(config, metrics);
+  const source =
+    deps.source ?? sourceOf(config, { logger, metrics, ...(toncenter ? { client: toncenter } : {}) });
+  const chainState =
+    source.chainState ?? (toncenter ? mainnetChainStateOf(config, toncenter, cache, logger) : null);
   const restored = await latestPoolStates(store);
   const poolRows = await selectFacts(store, "pools", {});
-  const lookups = chainStateLookups(source.chainState, (what, error) =>
+  const lookups = chainStateLookups(chainState, (what, error) =>
     logger.warn({ what, err: error }, "chain-state lookup failed"),
   );
   const core = new ProcessorCore(
@@ -108,7 +122,6 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
     // In one process the records are handed over as objects: the source built and validated them.
     roundTrip: false,
   });
-  const cache = createMemoryCache({ maxEntries: config.cacheMaxEntries });
   let dataVersion = 0;
   const poolStateNamespace = cacheNamespace<PoolStateRow>(cache, {
     name: "pool_state",
@@ -174,6 +187,7 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
   return {
     store,
     source,
+    chainState,
     poolStates,
     dataVersion: () => dataVersion,
     done,

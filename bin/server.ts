@@ -23,14 +23,15 @@ export async function startServer(
     apiCacheTtlMs: number;
     txQueryWindowSeconds: number;
     assetListPath: string | null;
+    corsOrigins: "*" | readonly string[];
+    compressMinBytes: number;
   },
   logger: Logger,
   metrics: Metrics,
 ): Promise<Server> {
   const { port } = options;
   const chain =
-    pipeline.source.chainState ??
-    unavailableChainState(`the ${pipeline.source.name} source has no chain access`);
+    pipeline.chainState ?? unavailableChainState(`the ${pipeline.source.name} source has no chain access`);
   const assetList = await loadAssetList(options.assetListPath);
   const { listener: api, memo } = apiListener({
     data: withAssetList(
@@ -46,6 +47,7 @@ export async function startServer(
     txQueryWindowS: options.txQueryWindowSeconds,
     logger,
     responseMemo: { version: pipeline.dataVersion, ttlMs: options.apiCacheTtlMs },
+    http: { corsOrigins: options.corsOrigins, compressMinBytes: options.compressMinBytes },
   });
   if (memo !== undefined) countMemo(metrics, () => memo.stats());
   const server = createServer((req, res) => {
