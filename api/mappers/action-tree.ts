@@ -19,7 +19,7 @@ import { JETTON_OP } from "../../dex/codecs/jetton/opcodes.ts";
 import { STONFI_V1_OP } from "../../dex/codecs/stonfi/v1/opcodes.ts";
 import { STONFI_V2_OP, STONFI_V2_VAULT_OP } from "../../dex/codecs/stonfi/v2/opcodes.ts";
 import type { ActionDto, ActionStatusDto, ActionTreeDto } from "../../schemas/api/transactions.ts";
-import type { ActionTree } from "../queries/transactions.ts";
+import type { ActionTree } from "../views.ts";
 import { compact, dec, friendly } from "./common.ts";
 import { rawTxIdDto, txIdDto } from "./transactions.ts";
 
@@ -121,7 +121,7 @@ function mintEffect(m: LiquidityMint) {
   };
 }
 
-/** A failed liquidity or vault action: the contract refused the message and it bounced (api.md §6.6). */
+/** A liquidity or vault action the contract refused: the message bounced (api.md §6.6). */
 const BOUNCE = "bounce";
 
 function provideAction(op: LiquidityProvide, mints: readonly LiquidityMint[]): ActionDto {
@@ -152,28 +152,29 @@ function provideAction(op: LiquidityProvide, mints: readonly LiquidityMint[]): A
 function withdrawAction(op: LiquidityWithdraw): ActionDto {
   const burn = op.kind === "burn";
   const opcode = burn ? JETTON_OP.burn : op.dex === "v1" ? STONFI_V1_OP.refund_me : STONFI_V2_OP.refund_me;
-  const result: { exit: string; fields: Fields } =
-    op.success === false
-      ? { exit: BOUNCE, fields: {} }
-      : burn
-        ? {
-            exit: "burn_ok",
-            fields: {
-              from_address: addr(op.owner),
-              amount0_out: dec(op.amount0),
-              amount1_out: dec(op.amount1),
-            },
-          }
-        : {
-            exit: "refund_ok",
-            fields: {
-              user_address: addr(op.owner),
-              amount0_out: dec(op.amount0),
-              router_jetton0_address: addr(op.asset0.router_wallet),
-              amount1_out: dec(op.amount1),
-              router_jetton1_address: addr(op.asset1.router_wallet),
-            },
-          };
+  // The pool refused the notification (no payout asked): bounce; a failed delivery of a payout is still burn_ok.
+  const refused = op.success === false && op.amount0 === 0n && op.amount1 === 0n;
+  const result: { exit: string; fields: Fields } = refused
+    ? { exit: BOUNCE, fields: {} }
+    : burn
+      ? {
+          exit: "burn_ok",
+          fields: {
+            from_address: addr(op.owner),
+            amount0_out: dec(op.amount0),
+            amount1_out: dec(op.amount1),
+          },
+        }
+      : {
+          exit: "refund_ok",
+          fields: {
+            user_address: addr(op.owner),
+            amount0_out: dec(op.amount0),
+            router_jetton0_address: addr(op.asset0.router_wallet),
+            amount1_out: dec(op.amount1),
+            router_jetton1_address: addr(op.asset1.router_wallet),
+          },
+        };
   return compact({
     "@type": burn ? "jetton_burn" : "refund_liquidity",
     contract_major_version: op.dex,
@@ -195,7 +196,7 @@ function vaultAction(op: VaultWithdrawal): ActionDto {
     destination: friendly(op.vault),
     tx_payload: { opcode: STONFI_V2_VAULT_OP.withdraw_fee, query_id: u64(op.query_id) },
     status:
-      op.success === false
+      op.success === false && op.amount === 0n
         ? status(op, op.vault, BOUNCE, {})
         : status(op, op.vault, "ok", {
             amount_out: dec(op.amount),

@@ -1,7 +1,7 @@
 /** Asset DTOs: AssetInfo (api.md §4.1) and AssetInfoV2 (§4.2). */
 import type { AssetInfoDto, AssetInfoV2Dto } from "../../schemas/api/objects.ts";
-import type { WalletBalance } from "../queries/balances.ts";
 import type { AssetRecord } from "../read-model.ts";
+import type { WalletBalance } from "../views.ts";
 import { compact, friendly } from "./common.ts";
 
 function walletFields(w: WalletBalance | undefined) {

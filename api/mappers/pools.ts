@@ -6,8 +6,8 @@
  * states the processors track do not carry it).
  */
 import type { PoolInfoDto } from "../../schemas/api/objects.ts";
-import type { PoolView } from "../queries/pools.ts";
 import type { PoolRecord } from "../read-model.ts";
+import type { PoolView } from "../views.ts";
 import { compact, dec, decOrNull, friendly } from "./common.ts";
 
 function typeParams(p: PoolRecord) {

@@ -1,7 +1,7 @@
 /** Wallet DTOs: operations (api.md §4.6), last transactions and fee vaults (§8). */
 import type { OperationInfoDto } from "../../schemas/api/objects.ts";
-import type { OperationView } from "../queries/wallets.ts";
 import type { FeeVaultRecord, WalletTransactions } from "../read-model.ts";
+import type { OperationView } from "../views.ts";
 import { assetDto } from "./assets.ts";
 import { compact, dec, decOrNull, friendly, ltNumber, timestamp } from "./common.ts";
 import { txIdDto } from "./transactions.ts";

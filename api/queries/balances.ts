@@ -8,9 +8,10 @@ import { ChainUnavailableError } from "../../dex/chain-state-unavailable.ts";
 import { toRawAddress } from "../../schemas/api/wire.ts";
 import { TON_RAW } from "../mappers/common.ts";
 import type { AssetRecord, RawAddress } from "../read-model.ts";
+import type { WalletBalance } from "../views.ts";
 
 /** `balance` undefined: the chain could not tell (e.g. the master does not answer TEP-74). */
-export type WalletBalance = { balance?: bigint; jettonWallet?: RawAddress };
+export type { WalletBalance };
 
 /** Map with at most `limit` calls in flight: chain APIs are rate limited. */
 export async function mapLimit<T, R>(

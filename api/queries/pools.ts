@@ -9,6 +9,7 @@ import { toRawAddress } from "../../schemas/api/wire.ts";
 import type { ApiDeps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import type { LpPositionRecord, PoolRecord, RawAddress } from "../read-model.ts";
+import type { PoolView } from "../views.ts";
 import { assetTags, HAS_BALANCE, HAS_LIQUIDITY } from "./assets.ts";
 import { walletBalances } from "./balances.ts";
 import { type Candidate, checkSortFields, compileCondition, select } from "./catalog.ts";
@@ -20,8 +21,6 @@ import { poolAllowed } from "./reference.ts";
 const tokensOf = (p: PoolRecord): RawAddress[] => [p.token0, p.token1].filter((a) => a !== null);
 
 /** A pool plus, on wallet endpoints, the wallet's position in it. */
-export type PoolView = { pool: PoolRecord; position?: LpPositionRecord };
-
 export const POOL_SORT_FIELDS = [
   "popularity_index",
   "lp_total_supply_usd",

@@ -3,12 +3,13 @@
  * not an error: swap status says `NotFound`, the transaction query returns an empty object (HTTP 200).
  */
 
-import { classify, type Operation } from "../../dex/classify/index.ts";
+import { classify } from "../../dex/classify/index.ts";
 import type { TxQueryInput } from "../../schemas/api/transactions.ts";
 import type { RawTransaction } from "../../schemas/raw-transaction.ts";
 import type { ApiDeps } from "../deps.ts";
 import { BadRequestError, NotFoundError } from "../errors.ts";
 import type { SwapKey, SwapStatusRecord, TxLookup, TxLookupResult } from "../read-model.ts";
+import type { ActionTree } from "../views.ts";
 
 export function findSwapStatus(deps: ApiDeps, key: SwapKey): Promise<SwapStatusRecord | null> {
   return deps.data.findSwap(key);
@@ -45,14 +46,6 @@ export async function queryTransaction(deps: ApiDeps, q: TxQueryInput): Promise<
   const lookup = lookupOf(q, head?.utime ?? 0, deps.txQueryWindowS ?? 0);
   return head === null ? null : deps.data.findTransaction(lookup);
 }
-
-export type ActionTree = {
-  root: RawTransaction;
-  txs: RawTransaction[];
-  operations: Operation[];
-  /** Every internal message sent inside the tree reached its destination transaction. */
-  completed: boolean;
-};
 
 /** Limits of the walk: STON.fi traces are a dozen transactions; anything far larger is not one action. */
 const MAX_TXS = 512;

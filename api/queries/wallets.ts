@@ -8,14 +8,12 @@ import { TON_RAW } from "../mappers/common.ts";
 import type {
   AssetRecord,
   FeeVaultRecord,
-  OperationRecord,
   OperationType,
   RawAddress,
   WalletTransactions,
 } from "../read-model.ts";
+import type { OperationView } from "../views.ts";
 import { includesV2 } from "./reference.ts";
-
-export type OperationView = { op: OperationRecord; asset0: AssetRecord; asset1: AssetRecord };
 
 export type OperationsQuery = {
   since: number;
