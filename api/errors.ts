@@ -69,16 +69,17 @@ const UNAVAILABLE_CODES = new Set([
 ]);
 
 /**
- * Retryable by brand — infra's `RetryableError` (`tondexError: "retryable"`) or `retryable: true`
- * (ReadModelUnavailableError) — or by a connection error code, here or in the `cause` chain.
+ * A backing service is down (the answer is 503): retryable by brand — infra's `RetryableError`
+ * (`tondexError: "retryable"`) or `retryable: true` (ReadModelUnavailableError) — or a connection error
+ * code, here or in the `cause` chain. Wider than infra's `isRetryable`, which trusts brands only.
  */
-export function isRetryable(e: unknown): boolean {
+export function isServiceUnavailable(e: unknown): boolean {
   if (typeof e !== "object" || e === null) return false;
   if (isInfraRetryable(e)) return true;
   const o = e as { retryable?: unknown; code?: unknown; cause?: unknown };
   if (o.retryable === true) return true;
   if (typeof o.code === "string" && UNAVAILABLE_CODES.has(o.code)) return true;
-  return o.cause !== undefined && o.cause !== e && isRetryable(o.cause);
+  return o.cause !== undefined && o.cause !== e && isServiceUnavailable(o.cause);
 }
 
 function zodIssues(e: ZodError): FieldIssue[] {
@@ -109,7 +110,7 @@ export function toHttpError(e: unknown): HttpError {
       e.field ? [{ field: e.field, message: e.message }] : undefined,
     );
   }
-  if (isRetryable(e)) return new ServiceUnavailableError();
+  if (isServiceUnavailable(e)) return new ServiceUnavailableError();
   const status = (e as { status?: unknown } | null)?.status;
   if (typeof status === "number" && status >= 400 && status < 500) {
     // Koa's own client errors (http-errors), e.g. a malformed URL.
