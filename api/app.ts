@@ -1,7 +1,8 @@
 /**
  * `createApp(deps)`: the Koa application of the STON.fi-compatible REST API. Pure wiring — nothing runs at
- * import time; bin/ builds the adapters and listens. Middleware order: errors first (so every failure
- * below it is rendered), then the dependencies on `ctx.state`, the JSON body reader, the docs and the API.
+ * import time; bin/ builds the adapters and listens. Middleware order: CORS and compression
+ * (api/http-policy.ts), errors (so every failure below it is rendered), then the dependencies on
+ * `ctx.state`, the JSON body reader, the docs and the API.
  */
 import type { RequestListener } from "node:http";
 import Koa from "koa";
@@ -9,6 +10,7 @@ import { jsonBody } from "./body.ts";
 import type { ApiDeps } from "./deps.ts";
 import { docsRouter } from "./docs.ts";
 import { errorMiddleware } from "./errors.ts";
+import { compressMiddleware, corsMiddleware, DEFAULT_HTTP_POLICY, withVaryOrigin } from "./http-policy.ts";
 import { laneErrors, quoteLane } from "./quote-lane.ts";
 import { createResponseMemo, type ResponseMemo } from "./response-memo.ts";
 import { buildRouter, fixedPathMethods, memoizablePaths } from "./route.ts";
@@ -37,6 +39,10 @@ export function createApp(deps: ApiDeps, memo?: ResponseMemo): Koa {
   app.silent = true;
   const api = buildRouter(CONTROLLERS);
   const docs = docsRouter();
+  // Outside the error middleware: error answers get CORS headers and compression too.
+  const http = deps.http ?? DEFAULT_HTTP_POLICY;
+  app.use(corsMiddleware(http));
+  app.use(compressMiddleware(http, memoizablePaths()));
   app.use(errorMiddleware(deps.logger));
   app.use(async (ctx, next) => {
     ctx.state.deps = deps;
@@ -58,12 +64,16 @@ export function createApp(deps: ApiDeps, memo?: ResponseMemo): Koa {
  * is set (see api/response-memo.ts). `memo` is returned for its statistics.
  */
 export function apiListener(deps: ApiDeps): { listener: RequestListener; memo?: ResponseMemo } {
-  if (deps.responseMemo === undefined) return { listener: quoteLane(deps, createApp(deps).callback()) };
+  if (deps.responseMemo === undefined)
+    return { listener: withVaryOrigin(quoteLane(deps, createApp(deps).callback())) };
   const memo = createResponseMemo({
     paths: memoizablePaths(),
     version: deps.responseMemo.version,
     ttlMs: deps.responseMemo.ttlMs,
     clock: deps.clock,
   });
-  return { listener: memo.listener(quoteLane(deps, createApp(deps, memo).callback(), memo.keep)), memo };
+  return {
+    listener: withVaryOrigin(memo.listener(quoteLane(deps, createApp(deps, memo).callback(), memo.keep))),
+    memo,
+  };
 }

@@ -5,6 +5,7 @@
 import type { Context } from "koa";
 import type { PoolState } from "../dex/amm/index.ts";
 import type { ChainState } from "../dex/chain-state.ts";
+import type { HttpPolicy } from "./http-policy.ts";
 import type { DexReadModel, RawAddress } from "./read-model.ts";
 
 /**
@@ -36,6 +37,8 @@ export type ApiDeps = {
    * (api/response-memo.ts). Used by `apiListener`.
    */
   responseMemo?: { version: () => number; ttlMs: number };
+  /** CORS origins and the compression threshold (api/http-policy.ts); absent: DEFAULT_HTTP_POLICY. */
+  http?: HttpPolicy;
 };
 
 export function depsOf(ctx: Context): ApiDeps {

@@ -5,7 +5,9 @@
  *
  * Which requests: routes declared `memo: true` (api/route.ts) — responses that are a function of the
  * request and the indexed data alone (swap and reverse-swap simulation; not the clock, not live wallet
- * balances). Only bodiless requests (these routes take the query string), only 200 answers.
+ * balances). Only bodiless requests (these routes take the query string) without an Origin (CORS is
+ * Koa's), only 200 answers; these routes are never compressed (api/http-policy.ts), so an answer kept
+ * for one client is right for every other.
  *
  * When an entry is served: its data version is still current and it is younger than `ttlMs`.
  * - `version()` is bumped by the pipeline after every committed batch and pool-state cache update
@@ -119,10 +121,13 @@ export function createResponseMemo(options: ResponseMemoOptions): ResponseMemo {
       next = koa;
       return (req: MarkedRequest, res: ServerResponse) => {
         const url = req.url ?? "";
+        // A cross-origin request (Origin) is Koa's: its CORS headers depend on the Origin, which the key
+        // does not hold (api/http-policy.ts). Its answer is not kept either (it is not marked).
         if (
           (req.method !== "GET" && req.method !== "POST") ||
           !options.paths.has(pathOf(url)) ||
-          !bodiless(req)
+          !bodiless(req) ||
+          req.headers.origin !== undefined
         )
           return koa(req, res);
         const key = `${req.method} ${url}`;

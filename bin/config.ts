@@ -45,6 +45,8 @@ export type Config = Readonly<{
   apiCacheTtlMs: number;
   txQueryWindowSeconds: number;
   assetListPath: string | null;
+  corsOrigins: "*" | readonly string[];
+  compressMinBytes: number;
 }>;
 
 type VarSpec<T> = {
@@ -86,6 +88,27 @@ const brokers = z
   );
 
 const text = z.string().min(1, "must not be empty");
+
+/** `*`, or a comma-separated list of exact origins (`scheme://host[:port]`, as browsers send Origin). */
+const origins = z.union([
+  z.literal("*"),
+  z
+    .string()
+    .transform((s) => s.split(",").map((o) => o.trim()))
+    .pipe(
+      z
+        .array(
+          z.string().refine((o) => {
+            try {
+              return new URL(o).origin === o;
+            } catch {
+              return false;
+            }
+          }, "must be * or a comma-separated list of origins such as https://app.example"),
+        )
+        .min(1),
+    ),
+]);
 
 /** Every setting: environment name, schema, default (with why), documentation. */
 export const CONFIG_VARS: { readonly [K in keyof Config]: VarSpec<Config[K]> } = {
@@ -295,6 +318,18 @@ export const CONFIG_VARS: { readonly [K in keyof Config]: VarSpec<Config[K]> } =
     schema: text,
     default: null, // unset: metadata only from the chain; unknown stays null
     doc: "JSON file of asset metadata ([{address, symbol, decimals, name?, image?}]) for assets whose metadata the chain did not give",
+  },
+  corsOrigins: {
+    env: "CORS_ORIGINS",
+    schema: origins,
+    default: "*", // a public read-only API: browser dApps on any origin may call it, as api.ston.fi allows
+    doc: "origins allowed to call the API from a browser (CORS): * or a comma-separated list",
+  },
+  compressMinBytes: {
+    env: "COMPRESS_MIN_BYTES",
+    schema: int(0, 1_000_000_000),
+    default: 1024, // koa-compress's own default: below about a kilobyte gzip saves less than it costs
+    doc: "smallest response body sent compressed (br or gzip, when the client accepts it)",
   },
 };
 

@@ -46,6 +46,8 @@ test("defaults: embedded deployment on port 8080 with data under ./data", (t) =>
       apiCacheTtlMs: 1_000,
       txQueryWindowSeconds: 0,
       assetListPath: null,
+      corsOrigins: "*",
+      compressMinBytes: 1024,
     },
   );
   t.true(Object.isFrozen(c));
