@@ -154,6 +154,40 @@ function gasParamsDto(input: SwapInput) {
   };
 }
 
+/** Everything in a quote's answer that does not depend on the amount: addresses, router and gas. */
+type FixedParts = {
+  readonly router: RouterRecord;
+  readonly parties: ReturnType<typeof parties>;
+  readonly gas: ReturnType<typeof gasParamsDto>;
+};
+
+/**
+ * Fixed parts per pool record, direction and whether a referrer is named (the request's other inputs do
+ * not change them), kept while the record lives and rebuilt when the pool's router record is another.
+ */
+const fixedParts = new WeakMap<KnownPoolRecord, Map<string, FixedParts>>();
+
+function fixedPartsOf(input: SwapInput, direction: Direction): FixedParts {
+  let perPool = fixedParts.get(input.pool);
+  if (perPool === undefined) {
+    perPool = new Map();
+    fixedParts.set(input.pool, perPool);
+  }
+  const key = input.referral === undefined ? direction : `${direction} referral`;
+  let fixed = perPool.get(key);
+  if (fixed === undefined || fixed.router !== input.router) {
+    // Shared by every answer built from them: frozen, so no answer can change another's.
+    const p = parties(input, direction);
+    fixed = {
+      router: input.router,
+      parties: Object.freeze({ ...p, router: Object.freeze(p.router) }),
+      gas: Object.freeze(gasParamsDto(input)),
+    };
+    perPool.set(key, fixed);
+  }
+  return fixed;
+}
+
 function forwardQuote(input: SwapInput, offerUnits: bigint): SwapQuote {
   const direction = directionOf(input.pool, input.offer);
   const result = swap(input.state, swapRequest(input, direction, offerUnits));
@@ -188,8 +222,9 @@ function describeSwap(
   const impact = priceImpact(state, direction, offerUnits, curveOut);
   const recommended = recommendedSlippage(impact);
   const rate = shifted(swapRate(offerUnits, askUnits), decimalsShift(input.offerDecimals, input.askDecimals));
+  const fixed = fixedPartsOf(input, direction);
   const dto: SwapSimulationDto = {
-    ...parties(input, direction),
+    ...fixed.parties,
     offer_units: dec(offerUnits),
     ask_units: dec(askUnits),
     slippage_tolerance: fractionText(input.slippage),
@@ -202,7 +237,7 @@ function describeSwap(
     fee_address: friendly(input.ask),
     fee_units: dec(feeUnits),
     fee_percent: noFees === 0n ? "0" : ratioText(ratio(feeUnits, noFees), DIGITS, "ceil"),
-    gas_params: gasParamsDto(input),
+    gas_params: fixed.gas,
   };
   return dto;
 }

@@ -67,4 +67,56 @@ test("decimal rendering states its rounding", (t) => {
   t.is(toDecimalString({ num: 5n, den: 2n }, 0, "half-up"), "3");
   t.is(toDecimalString({ num: 10n, den: 4n }, 6, "floor"), "2.5");
   t.is(toDecimalString({ num: 0n, den: 7n }, 3, "ceil"), "0");
+  // The rounding applies to the magnitude (the ratios rendered are non-negative; a sign is kept).
+  t.is(toDecimalString({ num: -1n, den: 3n }, 2, "floor"), "-0.33");
+  t.is(
+    toDecimalString({ num: 10n ** 30n + 1n, den: 10n ** 10n }, 18, "floor"),
+    "100000000000000000000.0000000001",
+  );
+});
+
+test("decimal rendering equals long division, digit by digit", (t) => {
+  // Independent of the implementation: schoolbook long division of |num| by |den|, then the rounding.
+  function longDivision(num: bigint, den: bigint, digits: number, rounding: "floor" | "ceil"): string {
+    const n = num < 0n ? -num : num;
+    const d = den < 0n ? -den : den;
+    const negative = num < 0n !== den < 0n && num !== 0n;
+    let rest = n % d;
+    const out: number[] = [];
+    for (let i = 0; i < digits; i++) {
+      rest *= 10n;
+      out.push(Number(rest / d));
+      rest %= d;
+    }
+    let whole = n / d;
+    // The rounding applies to the magnitude.
+    const up = rest !== 0n && rounding === "ceil";
+    if (up) {
+      let i = out.length - 1;
+      while (i >= 0 && out[i] === 9) out[i--] = 0;
+      if (i >= 0) out[i]!++;
+      else whole += 1n;
+    }
+    let frac = out.join("");
+    while (frac.endsWith("0")) frac = frac.slice(0, -1);
+    const text = frac.length > 0 ? `${whole}.${frac}` : `${whole}`;
+    return negative && (whole !== 0n || frac.length > 0) ? `-${text}` : text;
+  }
+  let seed = 7n;
+  const next = (bits: bigint) => {
+    seed = (seed * 6364136223846793005n + 1442695040888963407n) % 2n ** 64n;
+    return seed % 2n ** bits;
+  };
+  for (let i = 0; i < 3000; i++) {
+    const num = next(BigInt(1 + (i % 120))) * (i % 7 === 0 ? -1n : 1n);
+    const den = next(BigInt(1 + ((i * 13) % 90))) + 1n;
+    const digits = i % 20;
+    for (const rounding of ["floor", "ceil"] as const) {
+      t.is(
+        toDecimalString({ num, den }, digits, rounding),
+        longDivision(num, den, digits, rounding),
+        `${num}/${den}`,
+      );
+    }
+  }
 });
