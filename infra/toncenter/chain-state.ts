@@ -3,8 +3,16 @@
  * parses their stacks: every v1 and v2 pool type, routers, LpAccounts, vaults, jettons) over
  * `runGetMethod` (./get-methods.ts), plus TEP-64 token metadata with the off-chain part fetched
  * (../offchain-metadata.ts).
+ *
+ * When the off-chain JSON cannot be fetched (host down, too large, refused), the indexer's own copy is asked
+ * for: `GET /api/v3/jetton/masters?address=…` answers `JettonMastersResponse { jetton_masters, address_book,
+ * metadata }`, where `metadata[address].token_info[]` holds what toncenter's ton-metadata-fetcher read from
+ * the same JSON: `name`, `symbol`, `description`, `image` as strings and every other key (`decimals`) under
+ * `extra` (toncenter/ton-indexer `ton-index-go/index/models/{response,types}.go`,
+ * `ton-metadata-fetcher/main.go` `getMetadataFromJson`).
  */
 import type { Address } from "@ton/core";
+import { z } from "zod";
 import { type ChainState, createChainState } from "../../dex/chain-state.ts";
 import { mergeOffchainMetadata, parseTokenMetadata, type TokenMetadata } from "../../dex/jetton-metadata.ts";
 import {
@@ -26,7 +34,40 @@ export type ToncenterChainState = ChainState & TokenMetadataReader;
 
 export type ToncenterChainStateOptions = ToncenterRunnerOptions & {
   readonly offchain: OffchainMetadataOptions | OffchainMetadataFetcher;
+  /** Ask the indexer's copy of the off-chain JSON when fetching it fails (default true). */
+  readonly indexerMetadata?: boolean;
 };
+
+export const JETTON_MASTERS_PATH = "/api/v3/jetton/masters";
+
+const tokenInfo = z
+  .object({
+    type: z.string().optional(),
+    name: z.string().optional(),
+    symbol: z.string().optional(),
+    description: z.string().optional(),
+    image: z.string().optional(),
+    extra: z.record(z.unknown()).optional(),
+  })
+  .passthrough();
+const jettonMastersResponse = z
+  .object({
+    metadata: z.record(z.object({ token_info: z.array(tokenInfo).nullish() }).passthrough()).nullish(),
+  })
+  .passthrough();
+
+/** The indexer's token_info for a master, as the JSON object it was read from (null: none). */
+export function indexerMetadataJson(
+  answer: z.infer<typeof jettonMastersResponse>,
+): Record<string, unknown> | null {
+  for (const entry of Object.values(answer.metadata ?? {})) {
+    const info = (entry.token_info ?? []).find((i) => i.type === undefined || i.type === "jetton_masters");
+    if (info === undefined) continue;
+    const { name, symbol, description, image } = info;
+    return { ...info.extra, name, symbol, description, image };
+  }
+  return null;
+}
 
 export function toncenterChainState(options: ToncenterChainStateOptions): ToncenterChainState {
   const state = createChainState(toncenterGetMethodRunner(options));
@@ -34,6 +75,15 @@ export function toncenterChainState(options: ToncenterChainStateOptions): Toncen
     typeof options.offchain === "function"
       ? options.offchain
       : offchainMetadataFetcher({ cache: options.cache, ...options.offchain });
+  const indexer = options.indexerMetadata ?? true;
+  const fromIndexer = async (master: Address): Promise<Record<string, unknown> | null> => {
+    try {
+      const query = { address: master.toRawString().toUpperCase(), limit: "1" };
+      return indexerMetadataJson(await options.http.get(JETTON_MASTERS_PATH, query, jettonMastersResponse));
+    } catch {
+      return null; // a self-hosted indexer without the metadata fetcher, or an outage: unknown stays unknown
+    }
+  };
   return {
     ...state,
     async getTokenMetadata(master) {
@@ -41,7 +91,8 @@ export function toncenterChainState(options: ToncenterChainStateOptions): Toncen
       if (data === null) return null;
       const metadata = parseTokenMetadata(data.content);
       if (metadata.uri === null) return metadata;
-      return mergeOffchainMetadata(data.content, await fetchJson(metadata.uri));
+      const json = (await fetchJson(metadata.uri)) ?? (indexer ? await fromIndexer(master) : null);
+      return mergeOffchainMetadata(data.content, json);
     },
   };
 }
