@@ -522,8 +522,31 @@ test.serial(
   },
 );
 
+/** api.md §6.6: the result fields of the liquidity actions and effects, by `type exit_code` (required, optional). */
+const RESULT_FIELDS: Record<string, [string[], string[]?]> = {
+  "provide_liquidity provide_liquidity_ok": [
+    ["amount0_out", "amount1_out"],
+    ["min_lp_out", "fwd_amount", "to_address", "refund_address", "excess_address"],
+  ],
+  "provide_liquidity bounce": [[]],
+  "cb_add_liquidity add_liquidity_ok": [
+    ["amount0_out", "amount1_out"],
+    ["min_lp_out", "to_address", "fwd_amount", "refund_address", "excess_address"],
+  ],
+  "cb_add_liquidity mint_lp_ok": [["lp_out"]],
+  "cb_add_liquidity bounce": [[]],
+  "jetton_burn burn_ok": [["from_address", "amount0_out", "amount1_out"]],
+  "jetton_burn bounce": [[]],
+  "refund_liquidity refund_ok": [
+    ["user_address", "amount0_out", "router_jetton0_address", "amount1_out", "router_jetton1_address"],
+  ],
+  "refund_liquidity bounce": [[]],
+  "withdraw_fee ok": [["amount_out", "token_address", "to_address"]],
+  "withdraw_fee bounce": [[]],
+};
+
 test.serial(
-  "every wallet's operations (swaps, provides, mints, burns): wallet_tx_* is the wallet's transaction that started the trace",
+  "every wallet's operations (swaps, provides, mints, burns): wallet_tx_* is the wallet's transaction that started the trace; their action trees name results as api.md §6.6",
   async (t) => {
     const { env } = t.context;
     // The trace graph of everything the devnet executed: a transaction's parent sent its inbound message.
@@ -538,6 +561,7 @@ test.serial(
     const wallets = new Set(txs.flatMap((tx) => (tx.in_msg?.source === null ? [tx.account] : [])));
     const byType = new Map<string, number>();
     const started = { named: 0, null: 0 };
+    const liquidityRoots = new Set<string>();
     for (const wallet of wallets) {
       const res = await request(
         env.api,
@@ -557,12 +581,48 @@ test.serial(
           label,
         );
         byType.set(op.operation_type, (byType.get(op.operation_type) ?? 0) + 1);
+        if (op.operation_type !== "Swap" && root) liquidityRoots.add(root.hash);
         if (op.wallet_tx_hash === null) started.null++;
         else started.named++;
       }
     }
     t.log(Object.fromEntries(byType), started);
     t.true((byType.get("Swap") ?? 0) > 0 && byType.size >= 3, JSON.stringify(Object.fromEntries(byType)));
+    // The action trees of the liquidity traces: every completed action and effect carries exactly the
+    // result fields api.md §6.6 lists for its type and exit code (optional ones may be absent).
+    const seen = new Set<string>();
+    for (const hash of [...liquidityRoots].slice(0, 80)) {
+      const res = await request(env.api, "GET", `/v1/transactions/${hash}/action_tree`);
+      t.is(res.status, 200, res.text);
+      const tree = actionTreeResponse.parse(res.json);
+      const statuses = tree.actions.flatMap((a) => [
+        { type: a["@type"], status: a.status },
+        ...(a.effects ?? []).map((e) => ({ type: e["@type"], status: e.status })),
+      ]);
+      for (const { type, status } of statuses) {
+        if (status["@type"] !== "completed") continue;
+        const { "@type": _, tx_id, success, exit_code, ...fields } = status as Record<string, unknown>;
+        const names = RESULT_FIELDS[`${type} ${exit_code}`];
+        seen.add(`${type} ${exit_code}`);
+        if (names === undefined) {
+          t.true(
+            type === "swap" || type === "other",
+            `${hash}: ${type} ${exit_code} is not an api.md result`,
+          );
+          continue;
+        }
+        const [required, optional = []] = names;
+        t.deepEqual(
+          Object.keys(fields)
+            .filter((k) => !optional.includes(k))
+            .sort(),
+          [...required].sort(),
+          `${hash}: ${type} ${exit_code}`,
+        );
+      }
+    }
+    t.log([...seen].sort());
+    t.true(seen.has("provide_liquidity provide_liquidity_ok") && seen.has("cb_add_liquidity mint_lp_ok"));
   },
 );
 
