@@ -19,7 +19,7 @@ import { parse as parseQuery } from "node:querystring";
 import type { Context, Middleware, Next } from "koa";
 import { swapSimulateQuery } from "../schemas/api/simulate.ts";
 import type { ApiDeps } from "./deps.ts";
-import { type Mode, simulateSwapRequest } from "./queries/simulations.ts";
+import { type Mode, simulateSwapRequest } from "./queries/swap-simulations.ts";
 
 export const QUOTE_PATHS: Readonly<Record<string, Mode>> = {
   "/v1/swap/simulate": "swap",

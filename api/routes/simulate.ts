@@ -7,8 +7,8 @@ import {
   swapSimulateResponse,
 } from "../../schemas/api/simulate.ts";
 import { depsOf } from "../deps.ts";
-import { simulateLiquidityRequest } from "../queries/liquidity.ts";
-import { simulateSwapRequest } from "../queries/simulations.ts";
+import { simulateLiquidityRequest } from "../queries/liquidity-simulations.ts";
+import { simulateSwapRequest } from "../queries/swap-simulations.ts";
 import { type Args, route } from "../route.ts";
 
 const tags = ["simulation"];
