@@ -44,6 +44,11 @@ export type PipelineDeps = {
   source?: Source;
   /** Called after each block is published (progress display). */
   onBlock?: (block: SourceBlock) => void;
+  /**
+   * The toncenter client of a source built by the caller (backfill), so that chain-state reads share its
+   * rate limit; absent: one is made from TON_API_URL.
+   */
+  toncenter?: ToncenterClient;
 };
 
 export type PipelineResult = { blocks: number; transactions: number; lastMcSeqno: number; finished: boolean };
@@ -101,7 +106,8 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
   );
   const cache = createMemoryCache({ maxEntries: config.cacheMaxEntries });
   // One toncenter client for the source and the chain-state reads: one rate limit for every request.
-  const toncenter = config.tonApiUrl === null ? undefined : toncenterClientOf(config, metrics);
+  const toncenter =
+    deps.toncenter ?? (config.tonApiUrl === null ? undefined : toncenterClientOf(config, metrics));
   const source =
     deps.source ?? sourceOf(config, { logger, metrics, ...(toncenter ? { client: toncenter } : {}) });
   const chainState =
