@@ -8,10 +8,10 @@ export {
   type DevnetBlock,
   type GetMethodResult,
 } from "./chain.ts";
+export { addressSliceCell, contractAddressOf } from "./derivations.ts";
 export { ECHO_CODE, type EchoState, echoHandler, echoInit, registerEcho } from "./echo.ts";
 export { type AnyCell, FastCell, toTonCell } from "./fast-cell.ts";
 export * from "./fees.ts";
-export { addressSliceCell, contractAddressOf } from "./memo.ts";
 export { bounceBody } from "./messages.ts";
 export { chainProvider, GetMethodError, openOnChain } from "./provider.ts";
 export { CodeRegistry, type ContractFactory, markerCode } from "./registry.ts";

@@ -4,7 +4,7 @@
  * unsigned big-endian 256-bit integers, which is what comparing the 32-byte buffers does).
  */
 import type { Address } from "@ton/core";
-import { addressCellHash } from "../chain/memo.ts";
+import { addressCellHash } from "../chain/derivations.ts";
 
 export function orderWallets(a: Address, b: Address): [token0: Address, token1: Address] {
   return Buffer.compare(addressCellHash(a), addressCellHash(b)) > 0 ? [a, b] : [b, a];

@@ -11,9 +11,9 @@
  */
 import { type Address, beginCell, type Cell, type StateInit } from "@ton/core";
 import type { Begin } from "../../chain/cell-writer.ts";
-import { addressKey, cached, contractAddressOf } from "../../chain/memo.ts";
+import { addressKey, cached, contractAddressOf } from "../../chain/derivations.ts";
 import { markerCode } from "../../chain/registry.ts";
-import { byIdentity2 } from "../identity-memo.ts";
+import { byIdentity2 } from "../identity-cache.ts";
 import { buildJettonContent, type JettonMetadata } from "./metadata.ts";
 
 export const JETTON_MINTER_CODE = markerCode("jetton/minter");

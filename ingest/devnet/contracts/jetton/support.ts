@@ -4,7 +4,7 @@
  */
 import type { Address, Cell, Slice, TupleItem } from "@ton/core";
 import { readCell } from "../../chain/cell-reader.ts";
-import { addressSliceCell } from "../../chain/memo.ts";
+import { addressSliceCell } from "../../chain/derivations.ts";
 import { ContractThrow, DevnetError, type HandlerResult, type OutgoingMessage } from "../../chain/types.ts";
 
 /**

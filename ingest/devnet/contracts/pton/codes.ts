@@ -12,9 +12,9 @@
  */
 import { type Address, beginCell, type Cell, type StateInit } from "@ton/core";
 import type { Begin } from "../../chain/cell-writer.ts";
-import { addressKey, cached, contractAddressOf } from "../../chain/memo.ts";
+import { addressKey, cached, contractAddressOf } from "../../chain/derivations.ts";
 import { markerCode } from "../../chain/registry.ts";
-import { byIdentity2 } from "../identity-memo.ts";
+import { byIdentity2 } from "../identity-cache.ts";
 import { buildJettonContent } from "../jetton/metadata.ts";
 
 export const PTON_V1_MINTER_CODE = markerCode("pton/v1-minter");

@@ -6,8 +6,8 @@
 import { type Address, Cell, type TupleItem } from "@ton/core";
 import type { StonfiV1PayTo } from "../../../../dex/codecs/index.ts";
 import { readCell } from "../../chain/cell-reader.ts";
+import { addressSliceCell } from "../../chain/derivations.ts";
 import { COMPUTE_FEE, GAS_PRICE } from "../../chain/fees.ts";
-import { addressSliceCell } from "../../chain/memo.ts";
 import type { TruthEvent, TruthType, TruthValue } from "../../chain/truth.ts";
 import { ContractThrow, type HandlerResult, type OutgoingMessage, SendMode } from "../../chain/types.ts";
 import { encodeJettonTransfer, encodeStonfiV1ExitCodePayload, encodeStonfiV1PayTo } from "../encode.ts";

@@ -12,7 +12,7 @@
  */
 import type { Address, Cell } from "@ton/core";
 import { encodeBody } from "../../../../dex/codecs/index.ts";
-import { contractAddressOf } from "../../chain/memo.ts";
+import { contractAddressOf } from "../../chain/derivations.ts";
 import type { CodeRegistry } from "../../chain/registry.ts";
 import { DevnetError, instantiate } from "../../chain/types.ts";
 import {

@@ -7,8 +7,8 @@ import type { Address } from "@ton/core";
 import { MAX_POOL_FEE_BPS } from "../../../../dex/amm/index.ts";
 import type { JettonProvideWalletAddress, StonfiV1SetFeesPool } from "../../../../dex/codecs/index.ts";
 import { STONFI_EXIT_CODE } from "../../../../dex/exit-codes.ts";
+import { contractAddressOf } from "../../chain/derivations.ts";
 import { FORWARD_FEE } from "../../chain/fees.ts";
-import { contractAddressOf } from "../../chain/memo.ts";
 import {
   type ExecutionContext,
   type HandlerResult,

@@ -11,8 +11,8 @@ import type {
   StonfiV1CbRefundMe,
 } from "../../../../dex/codecs/index.ts";
 import { STONFI_EXIT_CODE } from "../../../../dex/exit-codes.ts";
+import { contractAddressOf } from "../../chain/derivations.ts";
 import { FORWARD_FEE } from "../../chain/fees.ts";
-import { contractAddressOf } from "../../chain/memo.ts";
 import {
   type ExecutionContext,
   type HandlerResult,

@@ -7,7 +7,7 @@ import type { Address } from "@ton/core";
 import { type PoolState, poolState, type SwapResult, swap } from "../../../../dex/amm/index.ts";
 import type { StonfiV1ProvideLp, StonfiV1Swap } from "../../../../dex/codecs/index.ts";
 import { STONFI_EXIT_CODE } from "../../../../dex/exit-codes.ts";
-import { contractAddressOf } from "../../chain/memo.ts";
+import { contractAddressOf } from "../../chain/derivations.ts";
 import type { TruthEvent } from "../../chain/truth.ts";
 import {
   type ExecutionContext,

@@ -8,7 +8,7 @@ import { CURVES, isTvmExit, outputFees } from "../../../../dex/amm/index.ts";
 import { mulDiv } from "../../../../dex/amm/math.ts";
 import { type Decoded, decodeBody } from "../../../../dex/codecs/index.ts";
 import { beginFast } from "../../chain/cell-writer.ts";
-import { contractAddressOf } from "../../chain/memo.ts";
+import { contractAddressOf } from "../../chain/derivations.ts";
 import {
   type ContractHandler,
   ContractThrow,

@@ -6,7 +6,7 @@
  */
 import { type Address, beginCell } from "@ton/core";
 import { type Decoded, encodeBody } from "../../../../dex/codecs/index.ts";
-import { contractAddressOf } from "../../chain/memo.ts";
+import { contractAddressOf } from "../../chain/derivations.ts";
 import {
   type ExecutionContext,
   type HandlerResult,

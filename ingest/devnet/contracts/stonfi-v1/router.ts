@@ -17,8 +17,8 @@ import {
 import { STONFI_EXIT_CODE } from "../../../../dex/exit-codes.ts";
 import { readCell } from "../../chain/cell-reader.ts";
 import { beginFast } from "../../chain/cell-writer.ts";
+import { contractAddressOf } from "../../chain/derivations.ts";
 import { FORWARD_FEE } from "../../chain/fees.ts";
-import { contractAddressOf } from "../../chain/memo.ts";
 import type { TruthEvent } from "../../chain/truth.ts";
 import {
   type ContractHandler,

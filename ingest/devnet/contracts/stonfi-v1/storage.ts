@@ -6,7 +6,7 @@
  */
 import { Address, beginCell, type Cell, type StateInit } from "@ton/core";
 import type { Begin } from "../../chain/cell-writer.ts";
-import { addressKey, cached, cellKey, contractAddressOf } from "../../chain/memo.ts";
+import { addressKey, cached, cellKey, contractAddressOf } from "../../chain/derivations.ts";
 import { markerCode } from "../../chain/registry.ts";
 import { orderWallets } from "../token-order.ts";
 

@@ -13,8 +13,8 @@ import {
 } from "../../../../dex/codecs/index.ts";
 import { preloadOp, readCell } from "../../chain/cell-reader.ts";
 import { beginFast } from "../../chain/cell-writer.ts";
+import { contractAddressOf } from "../../chain/derivations.ts";
 import { COMPUTE_FEE, FORWARD_FEE } from "../../chain/fees.ts";
-import { contractAddressOf } from "../../chain/memo.ts";
 import {
   type ContractHandler,
   ContractThrow,

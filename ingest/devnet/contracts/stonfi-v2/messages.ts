@@ -5,8 +5,8 @@
  */
 import { type Address, beginCell, Cell, type StateInit, type TupleItem } from "@ton/core";
 import { readCell } from "../../chain/cell-reader.ts";
+import { addressSliceCell } from "../../chain/derivations.ts";
 import { COMPUTE_FEE } from "../../chain/fees.ts";
-import { addressSliceCell } from "../../chain/memo.ts";
 import { ContractThrow, type OutgoingMessage, SendMode } from "../../chain/types.ts";
 import {
   encodeJettonExcesses,

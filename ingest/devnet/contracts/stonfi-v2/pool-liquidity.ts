@@ -14,7 +14,7 @@ import type {
 } from "../../../../dex/codecs/index.ts";
 import { STONFI_EXIT_CODE } from "../../../../dex/exit-codes.ts";
 import { readCell } from "../../chain/cell-reader.ts";
-import { contractAddressOf } from "../../chain/memo.ts";
+import { contractAddressOf } from "../../chain/derivations.ts";
 import type { TruthEvent } from "../../chain/truth.ts";
 import type { ExecutionContext, HandlerResult, InboundInternal } from "../../chain/types.ts";
 import { decodeStonfiV2ProvideLpPayload } from "../decode.ts";

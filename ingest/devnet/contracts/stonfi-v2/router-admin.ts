@@ -14,7 +14,7 @@ import {
   STONFI_V2_OP,
 } from "../../../../dex/codecs/index.ts";
 import { readCell } from "../../chain/cell-reader.ts";
-import { contractAddressOf } from "../../chain/memo.ts";
+import { contractAddressOf } from "../../chain/derivations.ts";
 import {
   ContractThrow,
   type ExecutionContext,

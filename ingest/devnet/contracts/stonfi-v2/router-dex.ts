@@ -8,7 +8,7 @@ import type { Address, Cell } from "@ton/core";
 import { STONFI_V2_OP } from "../../../../dex/codecs/index.ts";
 import { STONFI_EXIT_CODE } from "../../../../dex/exit-codes.ts";
 import { readCell } from "../../chain/cell-reader.ts";
-import { contractAddressOf } from "../../chain/memo.ts";
+import { contractAddressOf } from "../../chain/derivations.ts";
 import type { TruthEvent } from "../../chain/truth.ts";
 import { ContractThrow, type ExecutionContext, type HandlerResult } from "../../chain/types.ts";
 import { encodeStonfiV2ProvideLp, encodeStonfiV2Swap } from "../encode.ts";

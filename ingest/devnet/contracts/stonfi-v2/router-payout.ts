@@ -8,7 +8,7 @@
 import type { Address, Cell } from "@ton/core";
 import { STONFI_V2_OP } from "../../../../dex/codecs/index.ts";
 import { preloadOp, readCell } from "../../chain/cell-reader.ts";
-import { contractAddressOf } from "../../chain/memo.ts";
+import { contractAddressOf } from "../../chain/derivations.ts";
 import {
   ContractThrow,
   type ExecutionContext,

@@ -6,8 +6,8 @@
  */
 import { type Address, beginCell, type Cell, type Slice, type StateInit } from "@ton/core";
 import type { Begin } from "../../chain/cell-writer.ts";
-import { addressKey, cached, contractAddressOf } from "../../chain/memo.ts";
-import { byIdentity2, byIdentity3 } from "../identity-memo.ts";
+import { addressKey, cached, contractAddressOf } from "../../chain/derivations.ts";
+import { byIdentity2, byIdentity3 } from "../identity-cache.ts";
 import { orderWallets } from "../token-order.ts";
 import {
   DEFAULT_LP_FEE,
@@ -168,7 +168,7 @@ export function parsePoolData(data: Cell, type: V2RouterType): V2PoolState {
   return { type, router, token0, token1, ...head, ...typed };
 }
 
-/** Per router type, `v2PoolInit` of (router, walletA, walletB) memoised by identity (../identity-memo.ts). */
+/** Per router type, `v2PoolInit` of (router, walletA, walletB) memoised by identity (../identity-cache.ts). */
 const poolInitsByType = new Map<V2RouterType, (router: Address, a: Address, b: Address) => StateInit>();
 
 export function v2PoolInit(

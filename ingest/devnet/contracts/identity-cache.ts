@@ -1,5 +1,5 @@
 /**
- * Memoisation by object identity, in front of the content-keyed caches of ../chain/memo.ts. The
+ * Memoisation by object identity, in front of the content-keyed caches of ../chain/derivations.ts. The
  * address-keyed derivations (the StateInit of a jetton wallet, a pool, an LpAccount...) run on most
  * messages, and their content key costs a latin1 string per address hash, a concatenation and its hashing
  * on every call. The same Address objects come back over and over (the chain's CellReader hands out one

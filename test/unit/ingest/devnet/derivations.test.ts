@@ -1,5 +1,5 @@
 /**
- * The memoised derivations of ingest/devnet/chain/memo.ts give what @ton/core computes, for fresh Address
+ * The memoised derivations of ingest/devnet/chain/derivations.ts give what @ton/core computes, for fresh Address
  * objects of equal content too; the provider's `get_wallet_address` cache returns the contract's answer.
  */
 import { Address, beginCell, contractAddress, type StateInit } from "@ton/core";
@@ -12,7 +12,7 @@ import {
   addressSliceCell,
   contractAddressOf,
   memoize,
-} from "../../../../ingest/devnet/chain/memo.ts";
+} from "../../../../ingest/devnet/chain/derivations.ts";
 import { chainProvider } from "../../../../ingest/devnet/chain/provider.ts";
 import { CodeRegistry } from "../../../../ingest/devnet/chain/registry.ts";
 import { registerWallet, walletInit } from "../../../../ingest/devnet/chain/wallet.ts";
