@@ -1,7 +1,8 @@
 /**
  * API documentation served from local npm assets only (pages must render offline, no CDN):
  * `/openapi.json`, Swagger UI at `/swagger-ui/` (swagger-ui-dist) and ReDoc at `/redoc` (redoc's
- * standalone bundle). Only a fixed list of asset files is served, so no path can escape the packages.
+ * standalone bundle). Only a fixed list of asset files is served, so no path can escape the packages; the
+ * pages carry a Content-Security-Policy that keeps them on this host (`DOCS_CSP`).
  */
 import { createReadStream } from "node:fs";
 import { createRequire } from "node:module";
@@ -38,7 +39,9 @@ const SWAGGER_HTML = `<!doctype html>
         url: "/openapi.json",
         dom_id: "#swagger-ui",
         presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
-        layout: "StandaloneLayout"
+        layout: "StandaloneLayout",
+        // No validator badge: it would send the document's URL to validator.swagger.io.
+        validatorUrl: null
       });
     };
   </script>
@@ -60,6 +63,29 @@ const REDOC_HTML = `<!doctype html>
 </html>
 `;
 
+/**
+ * The docs pages load nothing from another host, whatever the bundles would try: ReDoc's sidebar shows
+ * Redocly's logo from cdn.redoc.ly (no option turns it off; blocked here, its image then hides itself),
+ * and any future third-party asset is refused the same way. Inline scripts and styles, blob: workers
+ * (ReDoc's search) and eval (ReDoc's schema sampler) stay allowed: this policy is about where the pages
+ * reach, not about hardening them.
+ */
+const DOCS_CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-inline' 'unsafe-eval' blob:",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "worker-src 'self' blob:",
+  "connect-src 'self'",
+].join("; ");
+
+function sendPage(ctx: Context, html: string): void {
+  ctx.type = "text/html; charset=utf-8";
+  ctx.set("Content-Security-Policy", DOCS_CSP);
+  ctx.body = html;
+}
+
 function sendFile(ctx: Context, path: string, type: string): void {
   ctx.type = type;
   ctx.set("Cache-Control", "public, max-age=3600");
@@ -77,18 +103,14 @@ export function docsRouter(): Router {
   // relative links resolve against `/swagger-ui/`.
   router.get("/swagger-ui", (ctx) => {
     if (!ctx.path.endsWith("/")) return ctx.redirect("/swagger-ui/");
-    ctx.type = "text/html; charset=utf-8";
-    ctx.body = SWAGGER_HTML;
+    sendPage(ctx, SWAGGER_HTML);
   });
   router.get("/swagger-ui/:file", async (ctx, next) => {
     const type = SWAGGER_FILES[ctx.params.file ?? ""];
     if (type === undefined) await next();
     else sendFile(ctx, join(swaggerDir, ctx.params.file as string), type);
   });
-  router.get("/redoc", (ctx) => {
-    ctx.type = "text/html; charset=utf-8";
-    ctx.body = REDOC_HTML;
-  });
+  router.get("/redoc", (ctx) => sendPage(ctx, REDOC_HTML));
   router.get("/redoc/redoc.standalone.js", (ctx) =>
     sendFile(ctx, redocBundle, "text/javascript; charset=utf-8"),
   );
