@@ -11,6 +11,12 @@ import type { Config } from "./config.ts";
 const HOUR_MS = 3_600_000;
 
 export const MAINNET_CHAIN_STATE = {
+  /**
+   * Reserves, balances and deposits change with every transaction, and a user reading a wallet balance or
+   * simulating on a pool the store has not seen expects them current; 10 s still answers a burst of identical
+   * reads (a page listing many assets, repeated simulations) with one request.
+   */
+  stateTtlMs: 10_000,
   /** Addresses and pool types follow from code and fixed data: they do not change while a contract lives. */
   fixedTtlMs: 24 * HOUR_MS,
   offchain: {
@@ -25,7 +31,6 @@ export const MAINNET_CHAIN_STATE = {
   },
 } as const;
 
-/** State reads (reserves, balances) live as long as other hot-cache entries: CACHE_TTL_SECONDS. */
 export function mainnetChainStateOf(
   config: Config,
   http: ToncenterHttp,
@@ -35,7 +40,7 @@ export function mainnetChainStateOf(
   return toncenterChainState({
     http,
     ...(cache ? { cache } : { cacheMaxEntries: config.cacheMaxEntries }),
-    ttlMs: config.cacheTtlSeconds * 1000,
+    ttlMs: MAINNET_CHAIN_STATE.stateTtlMs,
     fixedTtlMs: MAINNET_CHAIN_STATE.fixedTtlMs,
     offchain: {
       ...MAINNET_CHAIN_STATE.offchain,
