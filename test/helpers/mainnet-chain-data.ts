@@ -369,6 +369,7 @@ export function mainnetChainData(): ChainData {
       },
     },
   });
+  // The router's USD₮ wallet: owner and master as above; its balance is not recorded (0 here, read by no test).
   accounts.set(cpiStorage.token0, jettonWallet(0n, ROUTER_V22_CPI, USDT_MASTER));
   // Jetton masters and wallets from the traces' interfaces.
   const wallets = traceJettonWallets();
