@@ -9,6 +9,7 @@
 import { beginCell } from "@ton/core";
 import type { AssetRecord, KnownPoolRecord as PoolRecord } from "../../api/read-model.ts";
 import type { PoolState } from "../../dex/amm/index.ts";
+import { poolStateColumns } from "../../dex/pool-state-row.ts";
 import { transactionsRows } from "../../processors/core/transaction-rows.ts";
 import type {
   AssetRow,
@@ -88,26 +89,13 @@ export const HISTORY = new Map<PoolRecord, [bigint, PoolState][]>([
 ]);
 
 function stateRow(pool: string, at: bigint, s: PoolState): PoolStateRow {
-  const bps = (v: bigint) => Number(v);
   return {
     pool,
     lt: at,
     tx_hash: hx("c", Number(at % 100_000n)),
     mc_seqno: 1,
     utime: T0,
-    pool_type: s.type,
-    reserve0: s.reserve0,
-    reserve1: s.reserve1,
-    lp_supply: s.lpSupply,
-    lp_fee_bps: bps(s.lpFeeBps),
-    protocol_fee_bps: bps(s.protocolFeeBps),
-    ref_fee_bps: bps(s.refFeeBps),
-    collected_protocol_fee0: s.collectedProtocolFee0,
-    collected_protocol_fee1: s.collectedProtocolFee1,
-    is_locked: s.isLocked,
-    amp: s.amp,
-    rate: s.rate,
-    w0: s.w0,
+    ...poolStateColumns(s),
   };
 }
 
