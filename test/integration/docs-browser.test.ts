@@ -96,24 +96,18 @@ async function visit(
     }
   });
   page.on("console", (m) => consoleLines.push(`${m.type()}: ${m.text()}`));
-  await page.evaluateOnNewDocument(() => {
-    const w = window as unknown as { __violations: string[] };
-    w.__violations = [];
-    document.addEventListener("securitypolicyviolation", (e) => w.__violations.push(e.blockedURI));
-  });
-  await page.goto(`${origin}${path}`, { waitUntil: "load", timeout: 60_000 });
-  await page.waitForFunction(
-    (s: string, n: number) => document.querySelectorAll(s).length >= n,
-    { timeout: 60_000 },
-    selector,
-    min,
+  // Page-side code as text: this project's TypeScript has no DOM types.
+  await page.evaluateOnNewDocument(
+    "window.__violations = []; document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(e.blockedURI));",
   );
-  const operations = await page.$$eval(selector, (els) => els.length);
+  await page.goto(`${origin}${path}`, { waitUntil: "load", timeout: 60_000 });
+  await page.waitForFunction(`document.querySelectorAll(${JSON.stringify(selector)}).length >= ${min}`, {
+    timeout: 60_000,
+  });
+  const operations = (await page.$$(selector)).length;
   // Let late requests (images, workers) start before they are counted.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
-  const violations = await page.evaluate(
-    () => (window as unknown as { __violations: string[] }).__violations,
-  );
+  const violations = (await page.evaluate("window.__violations")) as string[];
   const file = join(dir, `${path.replace(/\W+/g, "_")}.png`);
   await page.screenshot({ path: file as `${string}.png` });
   await page.close();
