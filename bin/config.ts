@@ -241,8 +241,11 @@ export const CONFIG_VARS: { readonly [K in keyof Config]: VarSpec<Config[K]> } =
   devnetBlocks: {
     env: "DEVNET_BLOCKS",
     schema: int(0, 100_000_000),
-    default: 0, // 0 = run until stopped
-    doc: "stop the devnet source after this many blocks (0: never)",
+    // The demo is a session, not an endless market: about ten minutes of market at one block a second
+    // (about 130k transactions, ~100 MB under DATA_DIR), then the chain idles and the API keeps serving.
+    // An endless market at the default rate adds roughly 13 GB a day. 0 = run until stopped.
+    default: 600,
+    doc: "stop the devnet source after this many blocks, drained (0: never)",
   },
   replayPath: { env: "REPLAY_PATH", schema: text, default: null, doc: "file or directory for SOURCE=replay" },
   windowBlocks: {

@@ -34,7 +34,7 @@ test("defaults: embedded deployment on port 8080 with data under ./data", (t) =>
       devnetSeed: 1,
       devnetActionsPerBlock: 24,
       devnetBlockIntervalMs: 1_000,
-      devnetBlocks: 0,
+      devnetBlocks: 600,
       replayPath: null,
       windowBlocks: 24,
       busPartitions: 1,
