@@ -10,10 +10,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import type { z } from "zod";
 import { ClickHouseReadModel } from "../../api/read-model-clickhouse.ts";
 import { unavailableChainState } from "../../dex/chain-state-unavailable.ts";
 import { openStore, type Store } from "../../infra/store/client.ts";
-import { type RunningApi, silentLogger, startApi } from "../unit/api/harness.ts";
+import { type RunningApi, request, silentLogger, startApi } from "../unit/api/harness.ts";
 import { type LoadedTrace, loadAllTraces } from "./traces.ts";
 
 const run = promisify(execFile);
@@ -58,3 +59,17 @@ export function rootOf(trace: LoadedTrace) {
   if (root === undefined) throw new Error(`${trace.name}: no external inbound message`);
   return root;
 }
+
+/** GET `path` from the replayed API: its 200 body parsed with `schema` (anything else throws, naming it). */
+export async function getJson<T>(
+  t: { context: ReplayedTraces },
+  path: string,
+  schema: z.ZodType<T, z.ZodTypeDef, unknown>,
+): Promise<T> {
+  const res = await request(t.context.api, "GET", path);
+  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
+  return schema.parse(res.json);
+}
+
+/** The window the wallet endpoints take, wide enough for every recorded trace. */
+export const ALL_TIME = "since=2020-01-01T00:00:00&until=2035-01-01T00:00:00";

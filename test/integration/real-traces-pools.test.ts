@@ -18,7 +18,7 @@ import anyTest, { type TestFn } from "ava";
 import { z } from "zod";
 import { poolListResponse, poolResponse } from "../../schemas/api/pools.ts";
 import { marketsResponse, routerListResponse, routerResponse } from "../../schemas/api/reference.ts";
-import { type ReplayedTraces, replayTraces } from "../helpers/replayed-traces.ts";
+import { getJson, type ReplayedTraces, replayTraces } from "../helpers/replayed-traces.ts";
 import type { LoadedTrace } from "../helpers/traces.ts";
 import { f, request } from "../unit/api/harness.ts";
 
@@ -72,15 +72,7 @@ function mastersOf(traces: readonly LoadedTrace[]): Map<string, string> {
 }
 
 const fr = (raw: string) => f(raw);
-async function get<T>(
-  t: { context: ReplayedTraces },
-  path: string,
-  schema: z.ZodType<T, z.ZodTypeDef, unknown>,
-) {
-  const res = await request(t.context.api, "GET", path);
-  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
-  return schema.parse(res.json);
-}
+const get = getJson;
 
 test("every pool and router the traces name is listed and answered; unknown state is null, never 0", async (t) => {
   const seen = poolsOf(t.context.traces);

@@ -14,14 +14,13 @@
  */
 import { Cell } from "@ton/core";
 import anyTest, { type TestFn } from "ava";
-import type { z } from "zod";
 import { classify, type SwapLeg } from "../../dex/classify/index.ts";
 import { decodeBody } from "../../dex/codecs/index.ts";
 import { actionTreeResponse, swapStatusResponse } from "../../schemas/api/transactions.ts";
 import { operationsResponse } from "../../schemas/api/wallets.ts";
-import { type ReplayedTraces, replayTraces, rootOf } from "../helpers/replayed-traces.ts";
+import { ALL_TIME, getJson, type ReplayedTraces, replayTraces, rootOf } from "../helpers/replayed-traces.ts";
 import type { LoadedTrace } from "../helpers/traces.ts";
-import { f, request } from "../unit/api/harness.ts";
+import { f } from "../unit/api/harness.ts";
 
 const test = anyTest as TestFn<ReplayedTraces>;
 test.before(async (t) => {
@@ -29,17 +28,9 @@ test.before(async (t) => {
 });
 test.after.always((t) => t.context.close?.());
 
-const WINDOW = "since=2020-01-01T00:00:00&until=2035-01-01T00:00:00";
+const WINDOW = ALL_TIME;
 
-async function get<T>(
-  t: { context: ReplayedTraces },
-  path: string,
-  schema: z.ZodType<T, z.ZodTypeDef, unknown>,
-) {
-  const res = await request(t.context.api, "GET", path);
-  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
-  return schema.parse(res.json);
-}
+const get = getJson;
 
 type Route = { trace: LoadedTrace; hops: SwapLeg[] };
 

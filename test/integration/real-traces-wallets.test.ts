@@ -17,8 +17,8 @@ import { z } from "zod";
 import { assetListResponse } from "../../schemas/api/assets.ts";
 import { txQueryResponse } from "../../schemas/api/transactions.ts";
 import { lastTransactionsResponse, operationsResponse } from "../../schemas/api/wallets.ts";
-import { type ReplayedTraces, replayTraces, rootOf } from "../helpers/replayed-traces.ts";
-import { f, request } from "../unit/api/harness.ts";
+import { ALL_TIME, getJson, type ReplayedTraces, replayTraces, rootOf } from "../helpers/replayed-traces.ts";
+import { f } from "../unit/api/harness.ts";
 
 const test = anyTest as TestFn<ReplayedTraces>;
 test.before(async (t) => {
@@ -27,17 +27,9 @@ test.before(async (t) => {
 test.after.always((t) => t.context.close?.());
 
 const TON = "EQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAM9c";
-const WINDOW = "since=2020-01-01T00:00:00&until=2035-01-01T00:00:00";
+const WINDOW = ALL_TIME;
 
-async function get<T>(
-  t: { context: ReplayedTraces },
-  path: string,
-  schema: z.ZodType<T, z.ZodTypeDef, unknown>,
-) {
-  const res = await request(t.context.api, "GET", path);
-  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
-  return schema.parse(res.json);
-}
+const get = getJson;
 
 /** The seqno a standard wallet's external body carries: v5 starts with "sign", v3/v4 with the signature. */
 function carriedSeqno(bodyBoc: string): number {
