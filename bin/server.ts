@@ -31,8 +31,7 @@ export async function startServer(
 ): Promise<Server> {
   const { port } = options;
   const chain =
-    pipeline.source.chainState ??
-    unavailableChainState(`the ${pipeline.source.name} source has no chain access`);
+    pipeline.chainState ?? unavailableChainState(`the ${pipeline.source.name} source has no chain access`);
   const assetList = await loadAssetList(options.assetListPath);
   const { listener: api, memo } = apiListener({
     data: withAssetList(
