@@ -7,7 +7,7 @@
 import type { Context, Next } from "koa";
 import { ZodError } from "zod";
 import { isAmmInputError } from "../dex/amm/index.ts";
-import { isRetryable as isInfraRetryable } from "../infra/errors.ts";
+import { isRetryable } from "../infra/errors.ts";
 
 export type FieldIssue = { field: string; message: string };
 
@@ -75,7 +75,7 @@ const UNAVAILABLE_CODES = new Set([
  */
 export function isServiceUnavailable(e: unknown): boolean {
   if (typeof e !== "object" || e === null) return false;
-  if (isInfraRetryable(e)) return true;
+  if (isRetryable(e)) return true;
   const o = e as { retryable?: unknown; code?: unknown; cause?: unknown };
   if (o.retryable === true) return true;
   if (typeof o.code === "string" && UNAVAILABLE_CODES.has(o.code)) return true;
