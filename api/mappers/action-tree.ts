@@ -4,7 +4,9 @@
  * the pool's mint as a `cb_add_liquidity` effect), burns (`jetton_burn`), LpAccount refunds
  * (`refund_liquidity`), vault withdrawals (`withdraw_fee`), and `other` for what the classifier could not
  * explain. Referral payments and vault deposits are parts of their swap and are not separate actions.
- * An operation whose deciding transaction is not in the tree yet is `pending`.
+ * An operation whose deciding transaction is not in the tree yet is `pending`. A completed status carries
+ * exactly the result fields api.md §6.6 lists for its action type and exit code, and omits what is not
+ * known. A v2 referral (paid to a vault) has no result field in §6.6's `swap_ok`: it is not rendered.
  */
 import type {
   LiquidityMint,
