@@ -52,6 +52,11 @@ export type StandinOptions = {
   requestsPerSecond?: number;
   /** ton-index-go's MaxLimit (default 1000). */
   maxLimit?: number;
+  /** Further endpoints (e.g. runGetMethod answers), by path: the JSON answer and its status. */
+  routes?: Record<
+    string,
+    (request: { query: URLSearchParams; body: string }) => { status: number; body: unknown }
+  >;
   /** Decides a fault per request (n = 0-based request number), or none. */
   faults?: (request: StandinRequest) => Fault | null;
 };
@@ -59,7 +64,13 @@ export type StandinOptions = {
 export type Standin = {
   url: string;
   /** Requests by path, and the transactions pages served per block seqno. */
-  readonly stats: { requests: number; byPath: Map<string, number>; faults: Map<string, number> };
+  readonly stats: {
+    requests: number;
+    byPath: Map<string, number>;
+    faults: Map<string, number>;
+    /** Transaction pages answered per block seqno. */
+    pages: Map<number, number>;
+  };
   setHead(seqno: number): void;
   close(): Promise<void>;
 };
@@ -242,7 +253,12 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
     end_lt: (BigInt(seqno) * 1_000_000n + 1n).toString(),
   });
 
-  const stats = { requests: 0, byPath: new Map<string, number>(), faults: new Map<string, number>() };
+  const stats = {
+    requests: 0,
+    byPath: new Map<string, number>(),
+    faults: new Map<string, number>(),
+    pages: new Map<number, number>(),
+  };
   let nextFree = 0;
   const intervalMs = options.requestsPerSecond ? 1000 / options.requestsPerSecond : 0;
   const answer = (
@@ -262,7 +278,7 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
   const error = (res: ServerResponse, status: number, message: string) =>
     answer(res, status, { error: message, code: status });
 
-  const handle = (req: IncomingMessage, res: ServerResponse) => {
+  const handle = (req: IncomingMessage, res: ServerResponse, body: string) => {
     const url = new URL(req.url ?? "/", "http://standin");
     const n = stats.requests++;
     stats.byPath.set(url.pathname, (stats.byPath.get(url.pathname) ?? 0) + 1);
@@ -297,6 +313,7 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
         if (!Number.isInteger(seqno) || seqno > head || seqno < first || fault?.kind === "empty") {
           return answer(res, 200, { transactions: [], address_book: {} });
         }
+        stats.pages.set(seqno, (stats.pages.get(seqno) ?? 0) + 1);
         let txs = blockTxs(seqno);
         if (url.searchParams.get("sort") !== "asc") txs = txs.reverse();
         return answer(res, 200, { transactions: txs.slice(offset, offset + limit), address_book: {} });
@@ -305,14 +322,22 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
         const seqno = firstAtOrAfter(Number(url.searchParams.get("start_utime")));
         return answer(res, 200, { blocks: seqno === null ? [] : [blockJson(seqno)] });
       }
-      default:
-        return error(res, 404, `no route ${url.pathname}`);
+      default: {
+        const route = options.routes?.[url.pathname];
+        if (route === undefined) return error(res, 404, `no route ${url.pathname}`);
+        const out = route({ query: url.searchParams, body });
+        return answer(res, out.status, out.body);
+      }
     }
   };
 
   const server: Server = createServer((req, res) => {
-    req.resume();
-    req.on("end", () => handle(req, res));
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk: string) => {
+      body += chunk;
+    });
+    req.on("end", () => handle(req, res, body));
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
