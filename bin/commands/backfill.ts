@@ -10,7 +10,7 @@ import { createLogger } from "../../infra/log.ts";
 import { createMetrics } from "../../infra/metrics.ts";
 import { configHelp, loadConfig } from "../config.ts";
 import type { CliIo } from "../io.ts";
-import { mainnetSourceOf } from "../mainnet.ts";
+import { mainnetSourceOf, toncenterClientOf } from "../mainnet.ts";
 import { startPipeline } from "../pipeline.ts";
 import { createProgress } from "../progress.ts";
 
@@ -66,7 +66,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   const logger = createLogger({ level: config.logLevel, name: "tondex" });
   const metrics = createMetrics();
-  const source = mainnetSourceOf(config, { logger, metrics, range });
+  // One client for the blocks and the chain-state reads: one rate limit for both.
+  const client = toncenterClientOf(config, metrics);
+  const source = mainnetSourceOf(config, { logger, metrics, range, client });
   const progress = createProgress({
     write: io.stderr,
     tty: process.stderr.isTTY === true,
@@ -77,6 +79,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     logger,
     metrics,
     source,
+    toncenter: client,
     onBlock: (b) => progress.tick(b.mc_seqno, b.transactions.length),
   });
   const stop = () => void pipeline.stop();
