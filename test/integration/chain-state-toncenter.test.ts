@@ -45,57 +45,60 @@ const masterAnswer = (content: Cell) => ({
   ],
 });
 
-test.serial("replay with TON_API_URL: asset metadata from runGetMethod answers (on-chain and off-chain content)", async (t) => {
-  const { accounts, files } = mainnetChainData();
-  const standIn = await startToncenterStandIn(accounts, files);
-  t.teardown(() => standIn.close());
-  accounts.set(OFFERED, {
-    methods: { get_jetton_data: masterAnswer(onchainContent({ symbol: "STANDIN-A", decimals: "6" })) },
-  });
-  standIn.files.set("/meta/asked.json", { body: JSON.stringify({ symbol: "STANDIN-B", decimals: 8 }) });
-  accounts.set(ASKED, {
-    methods: { get_jetton_data: masterAnswer(offchainContent(`${standIn.url}/meta/asked.json`)) },
-  });
+test.serial(
+  "replay with TON_API_URL: asset metadata from runGetMethod answers (on-chain and off-chain content)",
+  async (t) => {
+    const { accounts, files } = mainnetChainData();
+    const standIn = await startToncenterStandIn(accounts, files);
+    t.teardown(() => standIn.close());
+    accounts.set(OFFERED, {
+      methods: { get_jetton_data: masterAnswer(onchainContent({ symbol: "STANDIN-A", decimals: "6" })) },
+    });
+    standIn.files.set("/meta/asked.json", { body: JSON.stringify({ symbol: "STANDIN-B", decimals: 8 }) });
+    accounts.set(ASKED, {
+      methods: { get_jetton_data: masterAnswer(offchainContent(`${standIn.url}/meta/asked.json`)) },
+    });
 
-  const dir = await mkdtemp(join(tmpdir(), "tondex-chain-state-"));
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
-  const config = loadConfig({
-    ...TEST_ENV,
-    DATA_DIR: dir,
-    SOURCE: "replay",
-    REPLAY_PATH: TRACE,
-    TON_API_URL: standIn.url,
-    TON_API_RPS: "1000",
-    TON_API_TIMEOUT_MS: "2000",
-    PORT: String(await freePort()),
-  });
-  const logger = createLogger({ level: "silent" });
-  const metrics = createMetrics();
-  const pipeline = await startPipeline(config, { logger, metrics });
-  t.teardown(() => pipeline.store.close());
-  t.not(pipeline.chainState, null);
-  t.true((await pipeline.done).finished);
+    const dir = await mkdtemp(join(tmpdir(), "tondex-chain-state-"));
+    t.teardown(() => rm(dir, { recursive: true, force: true }));
+    const config = loadConfig({
+      ...TEST_ENV,
+      DATA_DIR: dir,
+      SOURCE: "replay",
+      REPLAY_PATH: TRACE,
+      TON_API_URL: standIn.url,
+      TON_API_RPS: "1000",
+      TON_API_TIMEOUT_MS: "2000",
+      PORT: String(await freePort()),
+    });
+    const logger = createLogger({ level: "silent" });
+    const metrics = createMetrics();
+    const pipeline = await startPipeline(config, { logger, metrics });
+    t.teardown(() => pipeline.store.close());
+    t.not(pipeline.chainState, null);
+    t.true((await pipeline.done).finished);
 
-  // the off-chain JSON is on 127.0.0.1, which a deployment refuses (private host): on-chain content only
-  const rows = await selectFacts(pipeline.store, "assets", {});
-  const byAddress = new Map(rows.map((r) => [r.address, r]));
-  t.is(byAddress.get(OFFERED)?.symbol, "STANDIN-A");
-  t.is(byAddress.get(OFFERED)?.decimals, 6);
-  t.is(byAddress.get(OFFERED)?.total_supply, 10n ** 18n);
-  t.is(byAddress.get(ASKED)?.metadata_uri, `${standIn.url}/meta/asked.json`);
-  t.is(byAddress.get(ASKED)?.symbol, null);
-  t.is(byAddress.get(ASKED)?.decimals, null);
-  t.true(standIn.log.some((l) => l.endsWith(`${OFFERED} get_jetton_data`)));
-  t.false(standIn.log.includes("GET /meta/asked.json"));
+    // the off-chain JSON is on 127.0.0.1, which a deployment refuses (private host): on-chain content only
+    const rows = await selectFacts(pipeline.store, "assets", {});
+    const byAddress = new Map(rows.map((r) => [r.address, r]));
+    t.is(byAddress.get(OFFERED)?.symbol, "STANDIN-A");
+    t.is(byAddress.get(OFFERED)?.decimals, 6);
+    t.is(byAddress.get(OFFERED)?.total_supply, 10n ** 18n);
+    t.is(byAddress.get(ASKED)?.metadata_uri, `${standIn.url}/meta/asked.json`);
+    t.is(byAddress.get(ASKED)?.symbol, null);
+    t.is(byAddress.get(ASKED)?.decimals, null);
+    t.true(standIn.log.some((l) => l.endsWith(`${OFFERED} get_jetton_data`)));
+    t.false(standIn.log.includes("GET /meta/asked.json"));
 
-  const server = await startServer(pipeline, config, logger, metrics);
-  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const res = await fetch(`http://127.0.0.1:${config.port}/v1/assets/${OFFERED}`);
-  t.is(res.status, 200);
-  const body = (await res.json()) as { asset: { symbol: string; decimals: number } };
-  t.is(body.asset.symbol, "STANDIN-A");
-  t.is(body.asset.decimals, 6);
-});
+    const server = await startServer(pipeline, config, logger, metrics);
+    t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const res = await fetch(`http://127.0.0.1:${config.port}/v1/assets/${OFFERED}`);
+    t.is(res.status, 200);
+    const body = (await res.json()) as { asset: { symbol: string; decimals: number } };
+    t.is(body.asset.symbol, "STANDIN-A");
+    t.is(body.asset.decimals, 6);
+  },
+);
 
 test.serial("replay without TON_API_URL has no chain state", async (t) => {
   const dir = await mkdtemp(join(tmpdir(), "tondex-chain-state-"));
