@@ -5,9 +5,11 @@
  * without Koa (memo hit, lane) carries the same headers and bytes as Koa's, with or without Origin and
  * Accept-Encoding. CORS_ORIGINS and COMPRESS_MIN_BYTES are read by the config module.
  */
-import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { createServer, request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import anyTest, { type TestFn } from "ava";
+import { apiListener } from "../../../api/app.ts";
 import { loadConfig } from "../../../bin/config.ts";
 import { errorBody } from "../../../schemas/api/objects.ts";
 import { P_CPI } from "./fixtures.ts";
@@ -169,6 +171,32 @@ test("a quote from the memo or the lane carries Koa's headers and bytes, with or
   const unlisted = await send(t.context.listed, "POST", path, { origin: "https://b.example" });
   t.is(unlisted.headers["access-control-allow-origin"], undefined);
   t.is(listed.text, first.text);
+});
+
+test("the response memo neither answers nor keeps a cross-origin request", async (t) => {
+  const { listener, memo } = apiListener(testDeps({ responseMemo: { version: () => 1, ttlMs: 60_000 } }));
+  const server = createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const api = { baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}` } as RunningApi;
+  const path = `/v1/swap/simulate?offer_address=${f(P_CPI.token1)}&ask_address=${f(P_CPI.token0)}&units=777777&slippage_tolerance=0.01`;
+  const origin = { origin: "https://dapp.example" };
+  const crossA = await send(api, "POST", path, origin);
+  const crossB = await send(api, "POST", path, origin);
+  t.is(crossA.status, 200, crossA.text);
+  t.like(memo?.stats(), { hits: 0, misses: 0, stored: 0 });
+  const plain = await send(api, "POST", path);
+  const repeat = await send(api, "POST", path);
+  t.like(memo?.stats(), { hits: 1, misses: 1, stored: 1 });
+  const crossC = await send(api, "POST", path, origin);
+  t.like(
+    memo?.stats(),
+    { hits: 1, misses: 1, stored: 1 },
+    "an Origin request is Koa's even when an entry exists",
+  );
+  for (const a of [crossA, crossB, crossC]) t.is(a.headers["access-control-allow-origin"], "*");
+  for (const a of [plain, repeat]) t.is(a.headers["access-control-allow-origin"], undefined);
+  t.true([crossA, crossB, crossC, repeat].every((a) => a.text === plain.text));
 });
 
 test("CORS_ORIGINS and COMPRESS_MIN_BYTES: defaults, lists, and refusals naming the variable", (t) => {
