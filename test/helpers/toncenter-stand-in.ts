@@ -55,6 +55,48 @@ const json = (res: ServerResponse, status: number, body: unknown) => {
   res.end(JSON.stringify(body));
 };
 
+type RunGetMethodBody = { address: string; method: string; stack: V3StackEntry[] };
+
+/** `V2RunGetMethodResult` for a request body: -13 for an unknown account, 11 for an unknown method. */
+export function runGetMethodAnswer(accounts: Map<string, Account>, body: RunGetMethodBody): unknown {
+  const account = accounts.get(keyOf(body.address));
+  const handler = account?.methods[body.method];
+  if (account === undefined) return { gas_used: 0, exit_code: -13, stack: [] };
+  if (handler === undefined) return { gas_used: 0, exit_code: 11, stack: [] };
+  const answer = typeof handler === "function" ? handler(fromV3Stack(body.stack)) : handler;
+  return { gas_used: 2_000, exit_code: answer.exitCode ?? 0, stack: toV3ResultStack(answer.stack) };
+}
+
+/** `V2AddressInformation` for `?address=`. */
+export function addressInformationAnswer(accounts: Map<string, Account>, query: URLSearchParams): unknown {
+  const account = accounts.get(keyOf(query.get("address") ?? ""));
+  return {
+    balance: `${account?.balance ?? 0n}`,
+    code: null,
+    data: null,
+    last_transaction_lt: null,
+    last_transaction_hash: null,
+    frozen_hash: null,
+    status: account === undefined ? "uninit" : "active",
+  };
+}
+
+/** The same answers as handlers by path, for test/helpers/toncenter-standin.ts's `routes`. */
+export function chainStateHandlers(
+  accounts: Map<string, Account>,
+): Record<string, (request: { query: URLSearchParams; body: string }) => { status: number; body: unknown }> {
+  return {
+    "/api/v3/runGetMethod": ({ body }) => ({
+      status: 200,
+      body: runGetMethodAnswer(accounts, JSON.parse(body) as RunGetMethodBody),
+    }),
+    "/api/v3/addressInformation": ({ query }) => ({
+      status: 200,
+      body: addressInformationAnswer(accounts, query),
+    }),
+  };
+}
+
 /** The routes alone, so a stand-in that also serves blocks can mount them. */
 export function chainStateRoutes(
   accounts: Map<string, Account>,
@@ -66,30 +108,15 @@ export function chainStateRoutes(
     const url = new URL(req.url ?? "/", "http://stand-in");
     if (req.method === "POST" && url.pathname === "/api/v3/runGetMethod") {
       readBody(req).then((text) => {
-        const body = JSON.parse(text) as { address: string; method: string; stack: V3StackEntry[] };
+        const body = JSON.parse(text) as RunGetMethodBody;
         log.push(`POST ${url.pathname} ${body.address} ${body.method}`);
-        const account = accounts.get(keyOf(body.address));
-        const handler = account?.methods[body.method];
-        if (account === undefined) return json(res, 200, { gas_used: 0, exit_code: -13, stack: [] });
-        if (handler === undefined) return json(res, 200, { gas_used: 0, exit_code: 11, stack: [] });
-        const answer = typeof handler === "function" ? handler(fromV3Stack(body.stack)) : handler;
-        const stack = toV3ResultStack(answer.stack);
-        json(res, 200, { gas_used: 2_000, exit_code: answer.exitCode ?? 0, stack });
+        json(res, 200, runGetMethodAnswer(accounts, body));
       });
       return true;
     }
     if (req.method === "GET" && url.pathname === "/api/v3/addressInformation") {
       log.push(`GET ${url.pathname}`);
-      const account = accounts.get(keyOf(url.searchParams.get("address") ?? ""));
-      json(res, 200, {
-        balance: `${account?.balance ?? 0n}`,
-        code: null,
-        data: null,
-        last_transaction_lt: null,
-        last_transaction_hash: null,
-        frozen_hash: null,
-        status: account === undefined ? "uninit" : "active",
-      });
+      json(res, 200, addressInformationAnswer(accounts, url.searchParams));
       return true;
     }
     const file = files.get(url.pathname);
