@@ -30,6 +30,7 @@ export type Config = Readonly<{
   mainnetFilter: "stonfi" | "all";
   mainnetLookaheadBlocks: number;
   logLevel: LogLevel;
+  libraryPatches: "on" | "off";
   devnetSeed: number;
   devnetActionsPerBlock: number;
   devnetBlockIntervalMs: number;
@@ -220,6 +221,13 @@ export const CONFIG_VARS: { readonly [K in keyof Config]: VarSpec<Config[K]> } =
     doc: "SOURCE=mainnet with MAINNET_FILTER=stonfi: blocks held back so a trace's early transactions are kept",
   },
   logLevel: { env: "LOG_LEVEL", schema: oneOf(LOG_LEVELS), default: "info", doc: "pino log level" },
+  libraryPatches: {
+    env: "LIBRARY_PATCHES",
+    schema: oneOf(["on", "off"] as const),
+    // on: faster @ton/core, same results (infra/library-patches; never with an unverified version)
+    default: "on",
+    doc: "the @ton/core speed patches of infra/library-patches (off: the plain library, slower, same results)",
+  },
   devnetSeed: {
     env: "DEVNET_SEED",
     schema: int(0, 0xffffffff),

@@ -118,7 +118,12 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
     logger.warn({ what, err: error }, "chain-state lookup failed"),
   );
   const core = new ProcessorCore(
-    { windowBlocks: config.windowBlocks, lookups, resumedAfter: after, parseBoc: bocParser() },
+    {
+      windowBlocks: config.windowBlocks,
+      lookups,
+      resumedAfter: after,
+      parseBoc: config.libraryPatches === "on" ? bocParser() : undefined,
+    },
     (types) => PoolTracker.fromRows(restored, poolRows, types),
   );
   core.restore({ pools: poolRows, routers: await selectFacts(store, "routers", {}) });

@@ -38,7 +38,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   }
   const logger = createLogger({ level: config.logLevel, name: "tondex" });
   // A replay parses recorded BOCs; it builds no cells.
-  applyLibraryPatches(["parse"], logger);
+  applyLibraryPatches(config.libraryPatches === "on" ? ["parse"] : [], logger);
   const total = await replayLastBlock(paths);
   const progress = createProgress({ write: io.stderr, tty: process.stderr.isTTY === true, total, first: 0 });
   const pipeline = await startPipeline(config, {

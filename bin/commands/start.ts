@@ -32,7 +32,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const logger = createLogger({ level: config.logLevel, name: "tondex" });
   const metrics = createMetrics({ defaultMetrics: true, dataDir: config.dataDir });
   // The processors parse every source's BOCs; only the devnet builds and hashes cells.
-  applyLibraryPatches(config.source === "devnet" ? ["parse", "build"] : ["parse"], logger);
+  const patches = config.source === "devnet" ? (["parse", "build"] as const) : (["parse"] as const);
+  applyLibraryPatches(config.libraryPatches === "on" ? patches : [], logger);
   const pipeline = await startPipeline(config, { logger, metrics });
   let server: Server;
   try {

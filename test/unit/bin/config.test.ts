@@ -31,6 +31,7 @@ test("defaults: embedded deployment on port 8080 with data under ./data", (t) =>
       tonApiUrl: null,
       tonApiKey: null,
       logLevel: "info",
+      libraryPatches: "on",
       devnetSeed: 1,
       devnetActionsPerBlock: 24,
       devnetBlockIntervalMs: 1_000,
