@@ -15,6 +15,7 @@ import { laneErrors, quoteLane } from "./quote-lane.ts";
 import { createResponseMemo, type ResponseMemo } from "./response-memo.ts";
 import { buildRouter, fixedPathMethods, memoizablePaths } from "./route.ts";
 import { AssetsController } from "./routes/assets.ts";
+import { DexScreenerController } from "./routes/dexscreener.ts";
 import { PoolsController } from "./routes/pools.ts";
 import { ReferenceController } from "./routes/reference.ts";
 import { SimulateController } from "./routes/simulate.ts";
@@ -30,6 +31,7 @@ export const CONTROLLERS = [
   SimulateController,
   TransactionsController,
   WalletsController,
+  DexScreenerController,
 ] as const;
 
 /** The Koa app; with `memo`, its `capture()` keeps the answers `memo.listener` will repeat. */

@@ -22,6 +22,7 @@
 import type { Store } from "../infra/store/client.ts";
 import type { RawTransaction } from "../schemas/raw-transaction.ts";
 import { norm } from "./queries/sql/common.ts";
+import { selectFeedEvents, selectFeedHead } from "./queries/sql/feed.ts";
 import { toOperationRecord } from "./queries/sql/operation-records.ts";
 import { selectOperationRows, selectStatesAt, selectTracePaths } from "./queries/sql/operations.ts";
 import { selectPools } from "./queries/sql/pools.ts";
@@ -38,6 +39,8 @@ import {
 import type {
   AssetRecord,
   DexReadModel,
+  FeedBlock,
+  FeedEventRecord,
   FeeVaultRecord,
   LpPositionRecord,
   OperationFilter,
@@ -140,5 +143,13 @@ export class ClickHouseReadModel implements DexReadModel {
 
   findSwap(key: SwapKey): Promise<SwapStatusRecord | null> {
     return findSwapStatus(this.store, { ...key, router: norm(key.router), owner: norm(key.owner) });
+  }
+
+  getFeedHead(): Promise<FeedBlock | null> {
+    return selectFeedHead(this.store);
+  }
+
+  getFeedEvents(from: number, to: number): Promise<FeedEventRecord[]> {
+    return selectFeedEvents(this.store, from, to);
   }
 }

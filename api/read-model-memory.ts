@@ -7,6 +7,8 @@ import type { RawTransaction } from "../schemas/raw-transaction.ts";
 import type {
   AssetRecord,
   DexReadModel,
+  FeedBlock,
+  FeedEventRecord,
   FeeVaultRecord,
   LpPositionRecord,
   OperationFilter,
@@ -31,7 +33,17 @@ export type MemoryData = {
   transactions?: RawTransaction[];
   walletSeqnos?: Record<RawAddress, number>;
   swaps?: (SwapStatusRecord & { router: RawAddress })[];
+  /** Export feed: the newest fully stored block and the events (any order). */
+  feedHead?: FeedBlock;
+  feedEvents?: FeedEventRecord[];
 };
+
+/** Chain order of feed events: block, then logical time, then operation id. */
+export function compareFeedEvents(x: FeedEventRecord, y: FeedEventRecord): number {
+  if (x.block.mcSeqno !== y.block.mcSeqno) return x.block.mcSeqno - y.block.mcSeqno;
+  if (x.lt !== y.lt) return x.lt < y.lt ? -1 : 1;
+  return x.id < y.id ? -1 : x.id > y.id ? 1 : 0;
+}
 
 /** Raw addresses compare in canonical form (uppercase hex). */
 const norm = (raw: RawAddress): RawAddress => raw.toUpperCase();
@@ -164,5 +176,15 @@ export class MemoryReadModel implements DexReadModel {
     if (found === undefined) return null;
     const { router: _, ...status } = found;
     return status;
+  }
+
+  async getFeedHead(): Promise<FeedBlock | null> {
+    return this.data.feedHead ?? null;
+  }
+
+  async getFeedEvents(from: number, to: number): Promise<FeedEventRecord[]> {
+    return (this.data.feedEvents ?? [])
+      .filter((e) => e.block.mcSeqno >= from && e.block.mcSeqno <= to)
+      .sort(compareFeedEvents);
   }
 }

@@ -59,6 +59,8 @@ export type AssetRecord = {
   customPayloadApiUri?: string;
   extensions?: readonly string[];
   scale?: string;
+  /** Raw total supply (jetton_data); null or absent: not known. */
+  totalSupply?: bigint | null;
 };
 
 /** Approximate pool figures for display; all optional, decimal strings. */
@@ -215,6 +217,35 @@ export type SwapStatusRecord = {
   balanceDeltas: ReadonlyMap<RawAddress, bigint>;
 };
 
+/** A masterchain block of the export feeds: its seqno and time (unix seconds). */
+export type FeedBlock = { mcSeqno: number; utime: number };
+
+/**
+ * One pool event of the export feeds (api/README "Export feeds"): an executed swap, a mint (join) or a
+ * burn (exit) at a pool, in the masterchain block that committed the pool transaction. Amounts are raw, in
+ * the pool's token order; a swap's `swapIn` names the side it sold (`amount{swapIn}` in, the other out).
+ */
+export type FeedEventRecord = {
+  block: FeedBlock;
+  /** The pool transaction holding the event. */
+  txHash: string;
+  lt: bigint;
+  /** The operation id: orders several events of one transaction. */
+  id: string;
+  pool: RawAddress;
+  asset0: RawAddress;
+  asset1: RawAddress;
+  kind: "swap" | "join" | "exit";
+  swapIn: 0 | 1 | null;
+  amount0: bigint;
+  amount1: bigint;
+  /** Pool reserves after the pool transaction; null: that state is not stored. */
+  reserve0: bigint | null;
+  reserve1: bigint | null;
+  /** The user's wallet that started the operation. */
+  maker: RawAddress;
+};
+
 export type SwapKey = { router: RawAddress; owner: RawAddress; queryId: bigint };
 
 export interface DexReadModel {
@@ -242,6 +273,10 @@ export interface DexReadModel {
   /** The transactions whose inbound message is one of `msgHashes` (the next hop of a trace). */
   getTransactionsByInMsg(msgHashes: readonly string[]): Promise<RawTransaction[]>;
   findSwap(key: SwapKey): Promise<SwapStatusRecord | null>;
+  /** The newest masterchain block whose feed events are all stored (never ahead of `getFeedEvents`). */
+  getFeedHead(): Promise<FeedBlock | null>;
+  /** Feed events of the blocks `from..to` (inclusive), in chain order: block, lt, id. */
+  getFeedEvents(from: number, to: number): Promise<FeedEventRecord[]>;
 }
 
 /**

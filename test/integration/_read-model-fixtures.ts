@@ -386,4 +386,6 @@ export const FACTS: FactRows = {
     withdrawal(28, VAULT_USDT, USDT, 500n, false),
   ],
   ...transactionsRows(TXS),
+  // Every fact above is committed by masterchain block 1 (the export feed's only block).
+  blocks: [{ mc_seqno: 1, utime: T0 + 3_000, tx_count: TXS.length, shard_blocks: [] }],
 };

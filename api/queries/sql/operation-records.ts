@@ -50,7 +50,9 @@ function exitName(o: OperationRow): string {
 }
 
 /** Whether side a (a swap's offer; liquidity's token0) is the pool's token0. */
-function aIsToken0(o: OperationRow): boolean {
+export function aIsToken0(
+  o: Pick<OperationRow, "type" | "a_wallet" | "b_wallet" | "token0_wallet" | "token1_wallet">,
+): boolean {
   if (o.type !== "Swap") return true;
   if (o.a_wallet !== null && o.token0_wallet !== null) return o.a_wallet === o.token0_wallet;
   if (o.b_wallet !== null && o.token1_wallet !== null) return o.b_wallet === o.token1_wallet;

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import type { Store } from "../../../infra/store/client.ts";
 import type { AssetRecord, RawAddress, RouterRecord, RouterType } from "../../read-model.ts";
-import { nstr, POOLS_WITH_ROUTER, str, TON_RAW, tokenAssetSql } from "./common.ts";
+import { big, nstr, POOLS_WITH_ROUTER, str, TON_RAW, tokenAssetSql } from "./common.ts";
 
 const ROUTER_TYPES: Readonly<Record<string, RouterType>> = {
   v1_constant_product: "ConstantProduct",
@@ -68,6 +68,7 @@ const assetRow = z.object({
   name: nstr,
   decimals: z.number().int().nullable(),
   image: nstr,
+  total_supply: big.nullable(),
   in_pool: z.union([z.boolean(), z.number().transform((n) => n !== 0)]),
 });
 
@@ -77,17 +78,18 @@ const assetRow = z.object({
  * Native TON has no master whose metadata the processors could store: unless a `ton` row exists, it is
  * the chain's constant entry (symbol TON, name Toncoin, 9 decimals).
  */
-const ASSETS_SQL = `SELECT address, kind, symbol, name, decimals, image,
+const ASSETS_SQL = `SELECT address, kind, symbol, name, decimals, image, total_supply,
   address IN (
     SELECT arrayJoin([${tokenAssetSql(0)}, ${tokenAssetSql(1)}]) AS token FROM ${POOLS_WITH_ROUTER}
   ) AS in_pool
 FROM (
-  SELECT address, CAST(kind AS String) AS kind, symbol, name, decimals, image
+  SELECT address, CAST(kind AS String) AS kind, symbol, name, decimals, image, total_supply
   FROM assets FINAL
   WHERE kind IN ('jetton', 'ton')
   UNION ALL
   SELECT '${TON_RAW}' AS address, 'ton' AS kind, CAST('TON' AS Nullable(String)) AS symbol,
-    CAST('Toncoin' AS Nullable(String)) AS name, CAST(9 AS Nullable(UInt8)) AS decimals, CAST(NULL AS Nullable(String)) AS image
+    CAST('Toncoin' AS Nullable(String)) AS name, CAST(9 AS Nullable(UInt8)) AS decimals, CAST(NULL AS Nullable(String)) AS image,
+    CAST(NULL AS Nullable(UInt256)) AS total_supply
   FROM system.one
   WHERE '${TON_RAW}' NOT IN (SELECT address FROM assets FINAL WHERE kind = 'ton')
 )
@@ -108,6 +110,7 @@ function toAsset(a: z.infer<typeof assetRow>): AssetRecord {
     ...(a.name === null ? {} : { displayName: a.name }),
     ...(a.image === null ? {} : { imageUrl: a.image }),
     decimals: a.decimals,
+    ...(a.total_supply === null ? {} : { totalSupply: a.total_supply }),
     priority: 0,
     deprecated: false,
     community: false,

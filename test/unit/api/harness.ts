@@ -96,6 +96,26 @@ export function memoryData(): MemoryData {
     ],
     transactions: [...TRACE.txs, WALLET_TX],
     walletSeqnos: { [TRACE_ROOT.account]: 7 },
+    // The export feed: one block with the first swap (TON in, USDT out) and the pool's reserves after it.
+    feedHead: { mcSeqno: 1, utime: T0 + 100 },
+    feedEvents: [
+      {
+        block: { mcSeqno: 1, utime: T0 + 100 },
+        txHash: hash(1),
+        lt: 45_000_000_000_001n,
+        id: `${hash(1)}:swap`,
+        pool: P_V1.address,
+        asset0: TON,
+        asset1: USDT,
+        kind: "swap",
+        swapIn: 0,
+        amount0: 1_000_000_000n,
+        amount1: 2_990_000n,
+        reserve0: P_V1.state.reserve0,
+        reserve1: P_V1.state.reserve1,
+        maker: WALLET,
+      },
+    ],
     swaps: [
       {
         router: R_CPI.address,

@@ -5,6 +5,12 @@
 import { Cell } from "@ton/core";
 import type { z } from "zod";
 import { assetListResponse, assetResponse, assetV2ListResponse } from "../../../schemas/api/assets.ts";
+import {
+  eventsResponse,
+  assetResponse as feedAssetResponse,
+  latestBlockResponse,
+  pairResponse,
+} from "../../../schemas/api/dexscreener.ts";
 import { poolListResponse, poolResponse } from "../../../schemas/api/pools.ts";
 import {
   jettonAddressResponse,
@@ -204,6 +210,32 @@ export const ROUTE_CASES: RouteCase[] = [
     path: `/v1/wallets/${w}/fee_vaults`,
     schema: feeVaultsResponse,
   },
+  ...["/export/dexscreener/v1", "/export/aggregator_b/v1"].flatMap((base): RouteCase[] => [
+    {
+      method: "GET",
+      template: `${base}/latest-block`,
+      path: `${base}/latest-block`,
+      schema: latestBlockResponse,
+    },
+    {
+      method: "GET",
+      template: `${base}/asset/{address}`,
+      path: `${base}/asset/${f(USDT)}`,
+      schema: feedAssetResponse,
+    },
+    {
+      method: "GET",
+      template: `${base}/pair/{address}`,
+      path: `${base}/pair/${f(P_V1.address)}`,
+      schema: pairResponse,
+    },
+    {
+      method: "GET",
+      template: `${base}/events`,
+      path: `${base}/events?fromBlock=0&toBlock=1`,
+      schema: eventsResponse,
+    },
+  ]),
 ];
 
 /** Every query/body parameter name the API knows (the fuzz test draws keys from these). */

@@ -1,0 +1,158 @@
+/**
+ * The DexScreener adapter feed (api.md §10.2, decisions in api/README "Export feeds"): domain feed records
+ * → wire objects. Pure.
+ *
+ * - Amounts, reserves and prices are decimalised: `raw / 10^decimals` as a plain decimal string (no
+ *   exponent, trailing zeros dropped), exact, so it round-trips to the raw amount. An event is served only
+ *   when both assets' decimals are known (never invented; `feedEvents` leaves the others out).
+ * - `txnIndex`: dense rank of the event's pool transaction (by lt, then hash) among the block's pool
+ *   transactions that carry feed events; `eventIndex`: the event's rank in its transaction (by operation
+ *   id). Both are assigned before events are left out, so an event keeps its indexes whatever else is served.
+ * - `priceNative`: the execution price of the swap, asset0 in asset1: `amount1 / amount0` of the decimalised
+ *   amounts, rounded half-up to 50 fraction digits (up to the smallest positive step, never 0).
+ * - `reserves`: after the pool transaction, absent when that state is not stored (unknown is not zero).
+ */
+import { ratio, toDecimalString } from "../../dex/amm/index.ts";
+import type { AssetRecord, FeedBlock, FeedEventRecord, PoolRecord, RawAddress } from "../read-model.ts";
+import { friendly } from "./common.ts";
+
+/** The most fraction digits DexScreener reads. */
+export const MAX_FRACTION_DIGITS = 50;
+
+/** The static DEX id the spec asks in `pair.dexKey`. */
+export const DEX_KEY = "stonfi";
+
+const pow10 = (n: number): bigint => 10n ** BigInt(n);
+
+/** `raw / 10^decimals`, exact, as a plain decimal string. */
+export function decimalise(raw: bigint, decimals: number): string {
+  return toDecimalString(ratio(raw, pow10(decimals)), decimals, "floor");
+}
+
+/** Price of asset0 in asset1 from raw amounts: `(a1/10^d1) / (a0/10^d0)`, > 0 for positive amounts. */
+export function priceNative(amount0: bigint, decimals0: number, amount1: bigint, decimals1: number): string {
+  const r = ratio(amount1 * pow10(decimals0), amount0 * pow10(decimals1));
+  const text = toDecimalString(r, MAX_FRACTION_DIGITS, "half-up");
+  return text === "0" ? toDecimalString(r, MAX_FRACTION_DIGITS, "ceil") : text;
+}
+
+export type WireBlock = { blockNumber: number; blockTimestamp: number };
+
+export const wireBlock = (b: FeedBlock): WireBlock => ({ blockNumber: b.mcSeqno, blockTimestamp: b.utime });
+
+export type WireEvent = {
+  block: WireBlock;
+  eventType: "swap" | "join" | "exit";
+  txnId: string;
+  txnIndex: number;
+  eventIndex: number;
+  maker: string;
+  pairId: string;
+  amount0In?: string;
+  amount1In?: string;
+  amount0Out?: string;
+  amount1Out?: string;
+  priceNative?: string;
+  amount0?: string;
+  amount1?: string;
+  reserves?: { asset0: string; asset1: string };
+};
+
+/** Decimals of an asset, or null when not known (its events are not served). */
+export type DecimalsOf = (asset: RawAddress) => number | null;
+
+/** Records in chain order (block, lt, id) → wire events with their indexes; see the header. */
+export function feedEvents(
+  records: readonly FeedEventRecord[],
+  decimalsOf: DecimalsOf,
+  pairResolves: (r: FeedEventRecord) => boolean = () => true,
+): WireEvent[] {
+  const out: WireEvent[] = [];
+  let block = -1;
+  let tx = "";
+  let txnIndex = -1;
+  let eventIndex = 0;
+  for (const r of records) {
+    if (r.block.mcSeqno !== block) {
+      block = r.block.mcSeqno;
+      tx = "";
+      txnIndex = -1;
+    }
+    if (r.txHash !== tx) {
+      tx = r.txHash;
+      txnIndex++;
+      eventIndex = 0;
+    } else eventIndex++;
+    const d0 = decimalsOf(r.asset0);
+    const d1 = decimalsOf(r.asset1);
+    if (d0 === null || d1 === null || !pairResolves(r)) continue;
+    out.push(wireEvent(r, d0, d1, txnIndex, eventIndex));
+  }
+  return out;
+}
+
+function wireEvent(
+  r: FeedEventRecord,
+  d0: number,
+  d1: number,
+  txnIndex: number,
+  eventIndex: number,
+): WireEvent {
+  const head = {
+    block: wireBlock(r.block),
+    eventType: r.kind,
+    txnId: r.txHash,
+    txnIndex,
+    eventIndex,
+    maker: friendly(r.maker),
+    pairId: friendly(r.pool),
+  };
+  const a0 = decimalise(r.amount0, d0);
+  const a1 = decimalise(r.amount1, d1);
+  const body =
+    r.kind === "swap"
+      ? {
+          ...(r.swapIn === 0 ? { amount0In: a0, amount1Out: a1 } : { amount1In: a1, amount0Out: a0 }),
+          priceNative: priceNative(r.amount0, d0, r.amount1, d1),
+        }
+      : { amount0: a0, amount1: a1 };
+  const reserves =
+    r.reserve0 === null || r.reserve1 === null
+      ? {}
+      : { reserves: { asset0: decimalise(r.reserve0, d0), asset1: decimalise(r.reserve1, d1) } };
+  return { ...head, ...body, ...reserves };
+}
+
+export type WireAsset = {
+  id: string;
+  name: string;
+  symbol: string;
+  /** null: the total supply is not known (no chain read of the jetton). */
+  totalSupply: string | null;
+};
+
+/** An asset the feed can describe (name, symbol and decimals known), else null. */
+export function feedAsset(a: AssetRecord): WireAsset | null {
+  const name = a.displayName ?? null;
+  if (a.decimals === null || !a.symbol || !name) return null;
+  const supply = a.totalSupply ?? null;
+  return {
+    id: friendly(a.address),
+    name,
+    symbol: a.symbol,
+    totalSupply: supply === null ? null : decimalise(supply, a.decimals),
+  };
+}
+
+export type WirePair = { id: string; dexKey: string; asset0Id: string; asset1Id: string };
+
+/** A pool whose tokens are known, as an immutable pair (no fees: they can change; see the README). */
+export function feedPair(p: PoolRecord): WirePair | null {
+  if (p.token0 === null || p.token1 === null) return null;
+  return {
+    id: friendly(p.address),
+    dexKey: DEX_KEY,
+    asset0Id: friendly(p.token0),
+    asset1Id: friendly(p.token1),
+  };
+}

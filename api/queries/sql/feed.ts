@@ -1,0 +1,145 @@
+/**
+ * The export feed's events (api/README "Export feeds") over `swaps` and `liquidity` (FINAL: one row per
+ * operation id), in the masterchain blocks `from..to` of their pool transactions (`mc_seqno` of the anchor):
+ * - swaps the pool executed (an output was paid: `amount_out > 0`), one per pool, so a multi-hop route
+ *   gives one per hop; refunded swaps moved nothing and are not events;
+ * - joins: mints the pool accepted (`kind = 'mint'`, success); exits: burns (`withdraw_kind = 'burn'`,
+ *   success). Deposits into an LpAccount and LpAccount refunds do not touch the pool.
+ * The maker is the user: a swap's route sender (the wallet that started a route across routers), else its
+ * sender; the owner of a mint or burn. The block time is the `blocks` row's, else the latest pool
+ * transaction time of the block's events. Reserves: the pool state stored for the pool transaction itself
+ * (`pool_states` at exactly its lt), else unknown.
+ *
+ * The head is the newest `blocks` row at or below every processor's cursor: the cursor is written last,
+ * after every fact of its batch, and names the block a restart resumes after, so every operation anchored at
+ * or below it is stored.
+ */
+import { z } from "zod";
+import type { Store } from "../../../infra/store/client.ts";
+import type { FeedBlock, FeedEventRecord } from "../../read-model.ts";
+import { assetAddress, big, nstr, POOLS_WITH_ROUTER, seconds, str, tokenAssetSql } from "./common.ts";
+import { aIsToken0 } from "./operation-records.ts";
+import { selectStatesAt, stateKey } from "./operations.ts";
+
+const assetKind = z.enum(["jetton", "ton"]).nullable();
+
+const feedRow = z.object({
+  kind: z.enum(["swap", "join", "exit"]),
+  id: str,
+  tx_hash: str,
+  lt: big,
+  mc_seqno: z.number().int(),
+  utime: seconds,
+  block_utime: seconds.nullable(),
+  pool: str,
+  maker: nstr,
+  a_kind: assetKind,
+  a_master: nstr,
+  a_wallet: nstr,
+  b_kind: assetKind,
+  b_master: nstr,
+  b_wallet: nstr,
+  amount_a: big,
+  amount_b: big,
+  token0_wallet: nstr,
+  token1_wallet: nstr,
+  token0: nstr,
+  token1: nstr,
+});
+type FeedRow = z.infer<typeof feedRow>;
+
+const RANGE = "mc_seqno BETWEEN {from:UInt32} AND {to:UInt32}";
+
+const FEED_SQL = `SELECT kind, id, tx_hash, lt, mc_seqno, utime, pool, maker, a_kind, a_master, a_wallet,
+  b_kind, b_master, b_wallet, amount_a, amount_b, b.block_utime AS block_utime, pt.token0_wallet AS token0_wallet,
+  pt.token1_wallet AS token1_wallet, pt.token0 AS token0, pt.token1 AS token1
+FROM (
+  SELECT 'swap' AS kind, id, tx_hash, lt, mc_seqno, utime, assumeNotNull(pool) AS pool,
+    coalesce(route_sender, sender) AS maker,
+    offer_kind AS a_kind, offer_master AS a_master, offer_router_wallet AS a_wallet,
+    ask_kind AS b_kind, ask_master AS b_master, ask_router_wallet AS b_wallet,
+    amount_in AS amount_a, assumeNotNull(amount_out) AS amount_b
+  FROM swaps FINAL
+  WHERE ${RANGE} AND pool IS NOT NULL AND ifNull(amount_out > 0, false) AND amount_in > 0
+  UNION ALL
+  SELECT if(kind = 'mint', 'join', 'exit') AS kind, id, tx_hash, lt, mc_seqno, utime, pool,
+    owner AS maker,
+    asset0_kind AS a_kind, asset0_master AS a_master, asset0_router_wallet AS a_wallet,
+    asset1_kind AS b_kind, asset1_master AS b_master, asset1_router_wallet AS b_wallet,
+    amount0 AS amount_a, amount1 AS amount_b
+  FROM liquidity FINAL
+  WHERE ${RANGE} AND ifNull(success, false)
+    AND (kind = 'mint' OR (kind = 'withdraw' AND ifNull(withdraw_kind = 'burn', false)))
+) AS o
+LEFT JOIN (
+  SELECT mc_seqno, toUInt32(utime) AS block_utime FROM blocks FINAL WHERE ${RANGE}
+) AS b USING (mc_seqno)
+LEFT JOIN (
+  SELECT p.pool AS pool, p.token0_wallet AS token0_wallet, p.token1_wallet AS token1_wallet,
+    ${tokenAssetSql(0)} AS token0, ${tokenAssetSql(1)} AS token1
+  FROM ${POOLS_WITH_ROUTER}
+) AS pt USING (pool)
+ORDER BY mc_seqno, lt, id
+SETTINGS join_use_nulls = 1`;
+
+/** A row → record without reserves and block time; null when its maker or an asset is not known. */
+function toRecord(o: FeedRow): Omit<FeedEventRecord, "block" | "reserve0" | "reserve1"> | null {
+  if (o.maker === null) return null;
+  const aFirst = o.kind !== "swap" || aIsToken0({ ...o, type: "Swap" });
+  const refA = { kind: o.a_kind, master: o.a_master, routerWallet: o.a_wallet };
+  const refB = { kind: o.b_kind, master: o.b_master, routerWallet: o.b_wallet };
+  const asset0 = o.token0 ?? assetAddress(aFirst ? refA : refB);
+  const asset1 = o.token1 ?? assetAddress(aFirst ? refB : refA);
+  if (asset0 === null || asset1 === null) return null;
+  return {
+    txHash: o.tx_hash,
+    lt: o.lt,
+    id: o.id,
+    pool: o.pool,
+    asset0,
+    asset1,
+    kind: o.kind,
+    swapIn: o.kind === "swap" ? (aFirst ? 0 : 1) : null,
+    amount0: aFirst ? o.amount_a : o.amount_b,
+    amount1: aFirst ? o.amount_b : o.amount_a,
+    maker: o.maker,
+  };
+}
+
+export async function selectFeedEvents(store: Store, from: number, to: number): Promise<FeedEventRecord[]> {
+  const rows = await store.query(FEED_SQL, feedRow, { from, to });
+  if (rows.length === 0) return [];
+  const states = await selectStatesAt(
+    store,
+    rows.map((r) => ({ pool: r.pool, lt: r.lt })),
+  );
+  // A block without a `blocks` row: the latest pool transaction time among its events (all stored).
+  const fallback = new Map<number, number>();
+  for (const r of rows) fallback.set(r.mc_seqno, Math.max(fallback.get(r.mc_seqno) ?? 0, r.utime));
+  return rows.flatMap((r) => {
+    const record = toRecord(r);
+    if (record === null) return [];
+    const s = states.get(stateKey(r.pool, r.lt));
+    const exact = s !== undefined && s.state_lt === r.lt;
+    return [
+      {
+        ...record,
+        block: { mcSeqno: r.mc_seqno, utime: r.block_utime ?? (fallback.get(r.mc_seqno) as number) },
+        reserve0: exact ? s.reserve0 : null,
+        reserve1: exact ? s.reserve1 : null,
+      },
+    ];
+  });
+}
+
+const headRow = z.object({ mc_seqno: z.number().int(), utime: seconds });
+
+const HEAD_SQL = `SELECT mc_seqno, toUInt32(utime) AS utime FROM blocks FINAL
+WHERE mc_seqno <= (SELECT min(mc_seqno) FROM cursor FINAL)
+ORDER BY mc_seqno DESC
+LIMIT 1`;
+
+export async function selectFeedHead(store: Store): Promise<FeedBlock | null> {
+  const [row] = await store.query(HEAD_SQL, headRow, {});
+  return row === undefined ? null : { mcSeqno: row.mc_seqno, utime: row.utime };
+}
