@@ -179,6 +179,7 @@ const liquidityWithdraw = z
     kind: z.enum(["burn", "lp_refund"]),
     pool: addr,
     owner: addr.nullable(),
+    response: addr.nullable(),
     lp_amount: dec.nullable(),
     amount0: dec,
     amount1: dec,

@@ -185,6 +185,7 @@ function withdrawAction(op: LiquidityWithdraw): ActionDto {
       opcode,
       query_id: u64(op.query_id),
       amount: op.lp_amount === null ? undefined : dec(op.lp_amount),
+      response_destination: burn ? addr(op.response) : undefined,
     }) as Payload,
     status: status(op, op.pool, result.exit, result.fields),
   });

@@ -239,6 +239,12 @@ function withdraw(batch: DecodedBatch, assets: AssetResolver, t: DecodedTx): Liq
     kind: isBurn ? "burn" : "lp_refund",
     pool: t.tx.account,
     owner,
+    response:
+      b.kind === "jetton.burn_notification"
+        ? raw(b.responseDestination)
+        : b.kind === "stonfi.v1.burn_notification" || b.kind === "stonfi.v2.burn_notification_ext"
+          ? raw(b.responseAddress)
+          : null,
     lp_amount: "amount" in b && typeof b.amount === "bigint" ? b.amount : null,
     amount0,
     amount1,

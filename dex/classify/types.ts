@@ -193,6 +193,8 @@ export type LiquidityWithdraw = Anchor & {
   kind: "burn" | "lp_refund";
   pool: string;
   owner: string | null;
+  /** burn: the response address the burn named (excesses go there); null for an LpAccount refund or none. */
+  response: string | null;
   lp_amount: bigint | null;
   amount0: bigint;
   amount1: bigint;

@@ -599,6 +599,18 @@ test.serial(
       const res = await request(env.api, "GET", `/v1/transactions/${hash}/action_tree`);
       t.is(res.status, 200, res.text);
       const tree = actionTreeResponse.parse(res.json);
+      for (const a of tree.actions.filter((x) => x["@type"] === "jetton_burn")) {
+        // api.md §6.6: a burn's payload names opcode, query_id, amount and response_destination (absent
+        // when the burn named none: the v2 SDK's burn leaves it addr_none).
+        t.deepEqual(
+          Object.keys(a.tx_payload)
+            .filter((k) => k !== "response_destination")
+            .sort(),
+          ["amount", "opcode", "query_id"],
+          `${hash}: jetton_burn payload`,
+        );
+        if (a.contract_major_version === "v1") t.truthy(a.tx_payload.response_destination, hash);
+      }
       const statuses = tree.actions.flatMap((a) => [
         { type: a["@type"], status: a.status },
         ...(a.effects ?? []).map((e) => ({ type: e["@type"], status: e.status })),
