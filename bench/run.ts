@@ -3,6 +3,7 @@ import { printAmmBench, runAmmBench } from "./amm.ts";
 import { printApiBench, runApiBench } from "./api.ts";
 import { formatDecodeBench, runDecodeBench } from "./decode.ts";
 import { printDevnetBench, runDevnetBench } from "./devnet.ts";
+import { printMainnetBench, runMainnetBench } from "./mainnet.ts";
 import { printPipelineBench, runPipelineBench } from "./pipeline.ts";
 
 printAmmBench(runAmmBench());
@@ -14,3 +15,5 @@ console.log();
 printApiBench(await runApiBench());
 console.log();
 printPipelineBench(await runPipelineBench());
+console.log();
+printMainnetBench(await runMainnetBench());
