@@ -4,11 +4,14 @@
  * - swaps the pool executed (an output was paid: `amount_out > 0`), one per pool, so a multi-hop route
  *   gives one per hop; refunded swaps moved nothing and are not events;
  * - joins: mints the pool accepted (`kind = 'mint'`, success); exits: burns (`withdraw_kind = 'burn'`,
- *   success). Deposits into an LpAccount and LpAccount refunds do not touch the pool.
+ *   success), moving something. Deposits into an LpAccount and LpAccount refunds do not touch the pool.
  * The maker is the user: a swap's route sender (the wallet that started a route across routers), else its
  * sender; the owner of a mint or burn. The block time is the `blocks` row's, else the latest pool
  * transaction time of the block's events. Reserves: the pool state stored for the pool transaction itself
  * (`pool_states` at exactly its lt), else unknown.
+ *
+ * (UNION ALL names the columns after the first branch; the liquidity branch's alias must not be \`kind\`:
+ * ClickHouse would resolve its WHERE's \`kind\` to that alias.)
  *
  * The head is the newest `blocks` row at or below every processor's cursor: the cursor is written last,
  * after every fact of its batch, and names the block a restart resumes after, so every operation anchored at
@@ -62,13 +65,13 @@ FROM (
   FROM swaps FINAL
   WHERE ${RANGE} AND pool IS NOT NULL AND ifNull(amount_out > 0, false) AND amount_in > 0
   UNION ALL
-  SELECT if(kind = 'mint', 'join', 'exit') AS kind, id, tx_hash, lt, mc_seqno, utime, pool,
+  SELECT if(kind = 'mint', 'join', 'exit') AS event, id, tx_hash, lt, mc_seqno, utime, pool,
     owner AS maker,
     asset0_kind AS a_kind, asset0_master AS a_master, asset0_router_wallet AS a_wallet,
     asset1_kind AS b_kind, asset1_master AS b_master, asset1_router_wallet AS b_wallet,
     amount0 AS amount_a, amount1 AS amount_b
   FROM liquidity FINAL
-  WHERE ${RANGE} AND ifNull(success, false)
+  WHERE ${RANGE} AND ifNull(success, false) AND (amount0 > 0 OR amount1 > 0)
     AND (kind = 'mint' OR (kind = 'withdraw' AND ifNull(withdraw_kind = 'burn', false)))
 ) AS o
 LEFT JOIN (
