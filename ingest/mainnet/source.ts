@@ -205,10 +205,19 @@ export function createMainnetSource(options: MainnetSourceOptions): MainnetSourc
           if (pending === undefined) {
             // Caught up with the head: wait for the chain to move.
             await sleep(options.pollMs);
-            await patiently(readHead);
+            if (stop.signal.aborted) return;
+            await patiently(readHead, "head", stop.signal).catch((error: unknown) => {
+              if (!stop.signal.aborted) throw error;
+            });
             continue;
           }
-          const fetched = await pending;
+          let fetched: FetchedBlock;
+          try {
+            fetched = await pending;
+          } catch (error) {
+            if (stop.signal.aborted) return; // stopping: what was not yielded is not published
+            throw error;
+          }
           inflight.delete(next++);
           if (filter === null) yield fetched.block;
           else for (const block of filter.push(fetched)) yield block;
