@@ -36,7 +36,8 @@ export type Config = Readonly<{
   devnetBlockIntervalMs: number;
   devnetBlocks: number;
   replayPath: string | null;
-  windowBlocks: number;
+  /** null: by source (`windowBlocksOf`). */
+  windowBlocks: number | null;
   busPartitions: number;
   busCapacityRecords: number;
   batchMaxRecords: number;
@@ -259,8 +260,10 @@ export const CONFIG_VARS: { readonly [K in keyof Config]: VarSpec<Config[K]> } =
   windowBlocks: {
     env: "WINDOW_BLOCKS",
     schema: int(1, 10_000),
-    default: 24, // deeper than any STON.fi trace (a 3-hop v2 swap settles in about 15 blocks)
-    doc: "blocks the processor keeps to assemble multi-transaction operations",
+    // unset: by source (`windowBlocksOf`). A complete operation leaves the window at once; the depth only
+    // bounds how long an unfinished trace is waited for, and each step reclassifies what the window holds.
+    default: null,
+    doc: "blocks the processor keeps to assemble multi-transaction operations (default 24 on the devnet, 64 on real chain data)",
   },
   busPartitions: {
     env: "BUS_PARTITIONS",
@@ -417,4 +420,14 @@ export function configHelp(): string {
       (v) => `  ${v.env.padEnd(30)} ${v.doc}${v.default === null ? "" : ` (default ${String(v.default)})`}`,
     )
     .join("\n");
+}
+
+/**
+ * The trace window's depth: WINDOW_BLOCKS, else by source. Real traces are long: the recorded mainnet
+ * STON.fi traces span 16 to 43 masterchain blocks from the user's message to the last payout (a busy
+ * network delays hops), so real data (mainnet, replay) keeps 64. The devnet delivers a hop per block and
+ * settles a 3-hop v2 swap in about 15, so 24 is deeper than any of its traces and keeps its steps cheap.
+ */
+export function windowBlocksOf(config: Pick<Config, "windowBlocks" | "source">): number {
+  return config.windowBlocks ?? (config.source === "devnet" ? 24 : 64);
 }

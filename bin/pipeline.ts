@@ -34,7 +34,7 @@ import { chainStateLookups } from "../processors/lookups.ts";
 import { runProcessor } from "../processors/run.ts";
 import { type PoolStateRow, poolStates as poolStatesTable } from "../schemas/facts.ts";
 import { mainnetChainStateOf } from "./chain-state.ts";
-import type { Config } from "./config.ts";
+import { type Config, windowBlocksOf } from "./config.ts";
 import { mainnetSourceOf, toncenterClientOf } from "./mainnet.ts";
 
 export type PipelineDeps = {
@@ -119,7 +119,7 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
   );
   const core = new ProcessorCore(
     {
-      windowBlocks: config.windowBlocks,
+      windowBlocks: windowBlocksOf(config),
       lookups,
       resumedAfter: after,
       parseBoc: config.libraryPatches === "on" ? bocParser() : undefined,

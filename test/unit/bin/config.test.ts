@@ -1,5 +1,12 @@
 import test from "ava";
-import { CONFIG_VARS, configHelp, flagOf, loadConfig, TEST_ENV } from "../../../bin/config.ts";
+import {
+  CONFIG_VARS,
+  configHelp,
+  flagOf,
+  loadConfig,
+  TEST_ENV,
+  windowBlocksOf,
+} from "../../../bin/config.ts";
 import { ConfigError, isRetryable } from "../../../infra/errors.ts";
 
 function problemsOf(env: Record<string, string>, argv: string[] = []): readonly string[] {
@@ -30,6 +37,14 @@ test("defaults: embedded deployment on port 8080 with data under ./data", (t) =>
       redisUrl: null,
       tonApiUrl: null,
       tonApiKey: null,
+      tonApiRequestsPerSecond: null,
+      tonApiTimeoutMs: 15_000,
+      fromSeqno: null,
+      fromTime: null,
+      mainnetConcurrency: 4,
+      mainnetPollMs: 1_000,
+      mainnetFilter: "stonfi",
+      mainnetLookaheadBlocks: 32,
       logLevel: "info",
       libraryPatches: "on",
       devnetSeed: 1,
@@ -37,7 +52,7 @@ test("defaults: embedded deployment on port 8080 with data under ./data", (t) =>
       devnetBlockIntervalMs: 1_000,
       devnetBlocks: 600,
       replayPath: null,
-      windowBlocks: 24,
+      windowBlocks: null,
       busPartitions: 1,
       busCapacityRecords: 10_000,
       batchMaxRecords: 5_000,
@@ -52,6 +67,12 @@ test("defaults: embedded deployment on port 8080 with data under ./data", (t) =>
     },
   );
   t.true(Object.isFrozen(c));
+});
+
+test("the trace window's depth: WINDOW_BLOCKS, else 24 on the devnet and 64 on real chain data", (t) => {
+  t.is(windowBlocksOf(loadConfig({}, [])), 24);
+  t.is(windowBlocksOf(loadConfig({ SOURCE: "replay", REPLAY_PATH: "x" }, [])), 64);
+  t.is(windowBlocksOf(loadConfig({ SOURCE: "replay", REPLAY_PATH: "x", WINDOW_BLOCKS: "12" }, [])), 12);
 });
 
 test("environment values are parsed; flags override them; empty values mean unset", (t) => {
