@@ -1,0 +1,69 @@
+/**
+ * The DexScreener feed over a devnet run indexed by the real pipeline (test/helpers/api-devnet.ts): swaps,
+ * multi-hop routes, provisions, withdrawals and refunds across every router. The rule validator
+ * (test/helpers/dexscreener-validator.ts) runs over the whole served history with oracles from the devnet
+ * itself: the catalogue's decimals, each transaction's lt, and the wallet whose external message started
+ * each trace (the maker). Then the feed is checked against the devnet's transactions: every pool
+ * transaction the contracts executed a swap in is a swap event of its pool.
+ */
+import anyTest, { type TestFn } from "ava";
+import { ASSETS } from "../../ingest/devnet/sim/catalog.ts";
+import type { RawTransaction } from "../../schemas/raw-transaction.ts";
+import { type ApiDevnet, assetAddress, startApiDevnet } from "../helpers/api-devnet.ts";
+import { validateFeed } from "../helpers/dexscreener-validator.ts";
+import { f, request } from "../unit/api/harness.ts";
+
+const test = anyTest as TestFn<{ env: ApiDevnet }>;
+
+const MARKET_BLOCKS = Number(process.env.FEED_DEVNET_BLOCKS ?? 150);
+
+test.before(async (t) => {
+  t.context = { env: await startApiDevnet({ seed: 17, marketBlocks: MARKET_BLOCKS }) };
+});
+test.after.always((t) => t.context.env?.close());
+
+/** The account whose external message started each transaction's trace, by transaction hash. */
+function tracesRoots(txs: readonly RawTransaction[]): (hash: string) => RawTransaction | undefined {
+  const byOutMsg = new Map<string, RawTransaction>();
+  for (const tx of txs) for (const m of tx.out_msgs) byOutMsg.set(m.hash, tx);
+  const byHash = new Map(txs.map((tx) => [tx.hash, tx]));
+  return (hash) => {
+    let tx = byHash.get(hash);
+    for (let i = 0; tx !== undefined && i < 100; i++) {
+      if (tx.in_msg === null || tx.in_msg.source === null) return tx;
+      tx = byOutMsg.get(tx.in_msg.hash);
+    }
+    return undefined;
+  };
+}
+
+test("the feed over a devnet run keeps every rule (0 violations)", async (t) => {
+  const { env } = t.context;
+  const txs = env.blocks.flatMap((b) => b.transactions);
+  const lts = new Map(txs.map((tx) => [tx.hash, BigInt(tx.lt)]));
+  const rootOf = tracesRoots(txs);
+  const decimals = new Map(ASSETS.map((a) => [assetAddress(env.devnet, a.symbol), a.decimals]));
+  const get = async (path: string) => {
+    const r = await request(env.api, "GET", path);
+    return { status: r.status, text: r.text };
+  };
+  const pools = new Set<string>();
+  for (const base of ["/export/dexscreener/v1", "/export/aggregator_b/v1"]) {
+    const report = await validateFeed(get, base, {
+      decimals: (id) => decimals.get(id),
+      lt: (hash) => lts.get(hash),
+      maker: (hash) => {
+        const root = rootOf(hash);
+        return root === undefined ? undefined : f(root.account);
+      },
+      notMakers: pools,
+    });
+    for (const e of report.events) pools.add(e.pairId as string);
+    t.deepEqual(report.violations.slice(0, 30), [], base);
+    t.is(report.violations.length, 0);
+    t.log(base, report.latest, report.counts, `${env.blocks.length} blocks, ${txs.length} transactions`);
+    t.true((report.counts.swap ?? 0) > 100);
+    t.true((report.counts.join ?? 0) > 0);
+    t.true((report.counts.exit ?? 0) > 0);
+  }
+});
