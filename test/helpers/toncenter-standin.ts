@@ -57,6 +57,11 @@ export type StandinOptions = {
     string,
     (request: { query: URLSearchParams; body: string }) => { status: number; body: unknown }
   >;
+  /**
+   * Requests this answers itself (returns true) bypass the stand-in: e.g. `chainStateRoutes(...).handle` of
+   * test/helpers/toncenter-stand-in.ts for get-method answers. It sees the request before its body is read.
+   */
+  mount?: (req: IncomingMessage, res: ServerResponse) => boolean;
   /** Decides a fault per request (n = 0-based request number), or none. */
   faults?: (request: StandinRequest) => Fault | null;
 };
@@ -332,6 +337,7 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
   };
 
   const server: Server = createServer((req, res) => {
+    if (options.mount?.(req, res)) return;
     let body = "";
     req.setEncoding("utf8");
     req.on("data", (chunk: string) => {
