@@ -3,7 +3,8 @@
  * which serves the recorded mainnet traces at their real mc_block_seqnos with injected faults: `tondex
  * backfill` over each trace's range (one of them killed half-way and run again), then `tondex start`
  * following on from the cursor, end with the same operations as `tondex replay` of the same files.
- * The stand-in is a recording, not the chain (its header lists what it makes up).
+ * The stand-in is a recording, not the chain (its header lists what it makes up). It also answers get-methods
+ * (test/helpers/toncenter-stand-in.ts), so the run adds asset metadata the replay cannot know.
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -12,11 +13,14 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { beginCell } from "@ton/core";
 import test from "ava";
 import { openStore, type Store } from "../../infra/store/client.ts";
 import { selectFacts } from "../../infra/store/facts-reader.ts";
 import type { FactTableName } from "../../schemas/facts.ts";
+import { mainnetChainData, onchainContent, traceJettonWallets } from "../helpers/mainnet-chain-data.ts";
 import { prng } from "../helpers/prng.ts";
+import { chainStateHandlers } from "../helpers/toncenter-stand-in.ts";
 import { type Fault, startStandin } from "../helpers/toncenter-standin.ts";
 import { loadAllTraces } from "../helpers/traces.ts";
 
@@ -31,6 +35,17 @@ const OPERATION_TABLES: FactTableName[] = [
   "pools",
   "routers",
 ];
+
+/** get_jetton_data (TEP-74): supply, mintable, admin addr_none, on-chain content with this symbol, wallet code. */
+const standInJettonData = (symbol: string) => ({
+  stack: [
+    { type: "int" as const, value: 10n ** 15n },
+    { type: "int" as const, value: -1n },
+    { type: "slice" as const, cell: beginCell().storeAddress(null).endCell() },
+    { type: "cell" as const, cell: onchainContent({ symbol, decimals: "9" }) },
+    { type: "cell" as const, cell: beginCell().endCell() },
+  ],
+});
 
 type TraceInfo = { mc_seqno_start: number; mc_seqno_end: number };
 
@@ -103,7 +118,20 @@ test("backfill (with faults and a restart) then start: the same operations as re
     .map((x) => x.file.trace as TraceInfo)
     .sort((a, b) => a.mc_seqno_start - b.mc_seqno_start);
   const last = ranges.at(-1)!.mc_seqno_end;
-  const standin = await startStandin({ traces: traces.map((x) => x.file), head: last, faults });
+  // Get-method answers too (test/helpers/mainnet-chain-data.ts): the router wallets' masters from the
+  // traces' interfaces, and for each master a get_jetton_data whose on-chain content is the stand-in's own.
+  const chain = mainnetChainData();
+  const masters = [...new Set(traceJettonWallets().map((w) => w.jetton))];
+  for (const [i, master] of masters.entries()) {
+    const account = chain.accounts.get(master);
+    if (account !== undefined) account.methods.get_jetton_data = standInJettonData(`STANDIN-${i}`);
+  }
+  const standin = await startStandin({
+    traces: traces.map((x) => x.file),
+    head: last,
+    faults,
+    routes: chainStateHandlers(chain.accounts),
+  });
   t.teardown(() => standin.close());
   const dataDir = join(dir, "mainnet");
   const env = {
@@ -188,4 +216,21 @@ test("backfill (with faults and a restart) then start: the same operations as re
   await once(server, "exit");
 
   t.deepEqual(await operations(dataDir), expected);
+
+  // plus what only the chain says: asset metadata from the get-method answers
+  const store = await openStore({ clickhouseUrl: null, dataDir: join(dataDir, "clickhouse") });
+  try {
+    const assets = new Map((await selectFacts(store, "assets", {})).map((a) => [a.address, a]));
+    for (const [i, master] of masters.entries()) {
+      // a read that met an injected fault stays unknown (null), never wrong
+      if (assets.has(master))
+        t.true([`STANDIN-${i}`, null].includes(assets.get(master)?.symbol ?? null), master);
+    }
+    t.true(
+      masters.some((m) => assets.get(m)?.symbol?.startsWith("STANDIN-")),
+      "metadata read from the chain",
+    );
+  } finally {
+    await store.close();
+  }
 });
