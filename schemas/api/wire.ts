@@ -84,20 +84,37 @@ export const hashIn = z.string().transform((text, ctx) => {
 
 const OVER_COINS = "out of range: exceeds the largest Coins amount (2^120 - 1)";
 
-/** A decimal integer string, range-checked against the Coins limit before it is turned into a bigint. */
-const coinsText = z
-  .string()
-  .regex(/^\d+$/, "expected a decimal integer string")
-  // 37 digits hold every Coins value (2^120 − 1 has 37); longer text is out of range, however it reads.
-  .refine((s) => s.replace(/^0+(?=\d)/, "").length <= 37, OVER_COINS)
-  .transform((s) => BigInt(s))
-  .refine((v) => v <= MAX_COINS, OVER_COINS);
+/**
+ * A decimal integer string (the pattern the OpenAPI publishes), range-checked against the Coins limit
+ * before it is turned into a bigint; with `positive`, zero is refused too. One transform checks the rest:
+ * amounts are parsed on every quote, and each zod refinement layer costs more than the check itself.
+ */
+function coinsText(positive: boolean) {
+  return z
+    .string()
+    .regex(/^\d+$/, "expected a decimal integer string")
+    .transform((s, ctx): bigint => {
+      // 37 digits hold every Coins value (2^120 − 1 has 37); longer text is out of range, however it reads.
+      let lead = 0;
+      while (lead < s.length - 1 && s.charCodeAt(lead) === 48) lead++;
+      const v = s.length - lead <= 37 ? BigInt(s) : null;
+      if (v === null || v > MAX_COINS) {
+        ctx.addIssue({ code: "custom", message: OVER_COINS });
+        return z.NEVER;
+      }
+      if (positive && v === 0n) {
+        ctx.addIssue({ code: "custom", message: "must be greater than zero" });
+        return z.NEVER;
+      }
+      return v;
+    });
+}
 
 /** A raw token amount: a positive decimal integer no larger than the largest Coins value. */
-export const unitsIn = coinsText.refine((v) => v > 0n, "must be greater than zero");
+export const unitsIn = coinsText(true);
 
 /** Like unitsIn but zero is allowed (single-sided liquidity sends an explicit "0"). */
-export const unitsOrZeroIn = coinsText;
+export const unitsOrZeroIn = coinsText(false);
 
 /** A 64-bit query id; the official client sends it as a JSON number or digit string. */
 export const queryIdIn = z
@@ -110,12 +127,16 @@ export type Fraction = { num: bigint; den: bigint };
 export const fractionIn = z
   .string()
   .regex(/^\d{1,3}(\.\d{1,18})?$/, "expected a decimal fraction such as 0.01")
-  .transform((s): Fraction => {
+  .transform((s, ctx): Fraction => {
     const [whole = "0", frac = ""] = s.split(".");
     const den = 10n ** BigInt(frac.length);
-    return { num: BigInt(whole) * den + BigInt(frac === "" ? "0" : frac), den };
-  })
-  .refine((f) => f.num <= f.den, "must be between 0 and 1");
+    const f = { num: BigInt(whole) * den + BigInt(frac === "" ? "0" : frac), den };
+    if (f.num > f.den) {
+      ctx.addIssue({ code: "custom", message: "must be between 0 and 1" });
+      return z.NEVER;
+    }
+    return f;
+  });
 
 /** Query-string boolean (`true`/`false`, also `1`/`0`). */
 export const boolIn = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
