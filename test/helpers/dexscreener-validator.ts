@@ -67,7 +67,7 @@ export async function validateFeed(
   get: FeedGet,
   base: string,
   oracle: FeedOracle,
-  opts: { from?: number; to?: number; chunk?: number } = {},
+  opts: { from?: number; to?: number; chunk?: number; ranges?: readonly (readonly [number, number])[] } = {},
 ): Promise<FeedReport> {
   const v: string[] = [];
   const json = async (path: string): Promise<{ status: number; body: unknown; text: string }> => {
@@ -120,10 +120,14 @@ export async function validateFeed(
     if (r.status !== 400) v.push(`/events?${bad} answered ${r.status}, not 400`);
   }
 
-  // Events over from..to, in chunks; each chunk re-queried (4: byte-identical).
+  // Events over from..to in chunks (or over the given ranges, ascending and disjoint); each re-queried
+  // (4: byte-identical).
   const events: Obj[] = [];
-  for (let lo = from; lo <= to; lo += chunk) {
-    const hi = Math.min(to, lo + chunk - 1);
+  const chunks: [number, number][] = [];
+  if (opts.ranges !== undefined) for (const [lo, hi] of opts.ranges) chunks.push([lo, Math.min(hi, latest)]);
+  else for (let lo = from; lo <= to; lo += chunk) chunks.push([lo, Math.min(to, lo + chunk - 1)]);
+  for (const [lo, hi] of chunks) {
+    if (lo > hi) continue;
     const path = `/events?fromBlock=${lo}&toBlock=${hi}`;
     const r = await json(path);
     if (r.status !== 200 || !isObj(r.body) || !Array.isArray(r.body.events)) {

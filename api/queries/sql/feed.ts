@@ -5,8 +5,10 @@
  *   gives one per hop; refunded swaps moved nothing and are not events;
  * - joins: mints the pool accepted (`kind = 'mint'`, success); exits: burns (`withdraw_kind = 'burn'`,
  *   success), moving something. Deposits into an LpAccount and LpAccount refunds do not touch the pool.
- * The maker is the user: a swap's route sender (the wallet that started a route across routers), else its
- * sender; the owner of a mint or burn. The block time is the `blocks` row's, else the latest pool
+ * The maker is the user: the wallet whose external message started the pool transaction's trace (the root
+ * of its message path, as `wallet_tx_*` of the operations), so an aggregator contract between the user and
+ * the router is not the maker; when the store did not keep that root, a swap's route sender (the wallet
+ * that started a route across routers), else its sender; the owner of a mint or burn. The block time is the `blocks` row's, else the latest pool
  * transaction time of the block's events. Reserves: the pool state stored for the pool transaction itself
  * (`pool_states` at exactly its lt), else unknown.
  *
@@ -22,7 +24,7 @@ import type { Store } from "../../../infra/store/client.ts";
 import type { FeedBlock, FeedEventRecord } from "../../read-model.ts";
 import { assetAddress, big, nstr, POOLS_WITH_ROUTER, seconds, str, tokenAssetSql } from "./common.ts";
 import { aIsToken0 } from "./operation-records.ts";
-import { selectStatesAt, stateKey } from "./operations.ts";
+import { selectStatesAt, selectTracePaths, stateKey } from "./operations.ts";
 
 const assetKind = z.enum(["jetton", "ton"]).nullable();
 
@@ -112,15 +114,22 @@ function toRecord(o: FeedRow): Omit<FeedEventRecord, "block" | "reserve0" | "res
 export async function selectFeedEvents(store: Store, from: number, to: number): Promise<FeedEventRecord[]> {
   const rows = await store.query(FEED_SQL, feedRow, { from, to });
   if (rows.length === 0) return [];
-  const states = await selectStatesAt(
-    store,
-    rows.map((r) => ({ pool: r.pool, lt: r.lt })),
-  );
+  const [states, paths] = await Promise.all([
+    selectStatesAt(
+      store,
+      rows.map((r) => ({ pool: r.pool, lt: r.lt })),
+    ),
+    selectTracePaths(
+      store,
+      rows.map((r) => r.tx_hash),
+    ),
+  ]);
   // A block without a `blocks` row: the latest pool transaction time among its events (all stored).
   const fallback = new Map<number, number>();
   for (const r of rows) fallback.set(r.mc_seqno, Math.max(fallback.get(r.mc_seqno) ?? 0, r.utime));
   return rows.flatMap((r) => {
-    const record = toRecord(r);
+    const root = paths.get(r.tx_hash)?.at(-1);
+    const record = toRecord(root?.external && root.hash !== r.tx_hash ? { ...r, maker: root.account } : r);
     if (record === null) return [];
     const s = states.get(stateKey(r.pool, r.lt));
     const exact = s !== undefined && s.state_lt === r.lt;

@@ -1,0 +1,133 @@
+/**
+ * The DexScreener feed over the recorded mainnet traces, replayed through the real CLI
+ * (test/helpers/replayed-traces.ts), checked by the rule validator (test/helpers/dexscreener-validator.ts)
+ * with oracles from the trace files: each transaction's lt and the wallet whose external message started its
+ * trace (the maker).
+ *
+ * Without chain access the replay knows no jetton's decimals, so the feed withholds every event (decimals
+ * are never invented): the first test checks exactly that. The second serves the same store through a read
+ * model whose assets carry the metadata the chain would add (9 decimals, a name and a symbol for every
+ * jetton; a stand-in for chain state, not a claim about these jettons), so the SQL, the mapping and every
+ * rule run over the real operations.
+ */
+import anyTest, { type TestFn } from "ava";
+import type { AssetRecord, DexReadModel } from "../../api/read-model.ts";
+import { ClickHouseReadModel } from "../../api/read-model-clickhouse.ts";
+import { unavailableChainState } from "../../dex/chain-state-unavailable.ts";
+import { validateFeed } from "../helpers/dexscreener-validator.ts";
+import { type ReplayedTraces, replayTraces, rootOf } from "../helpers/replayed-traces.ts";
+import { f, type RunningApi, request, silentLogger, startApi } from "../unit/api/harness.ts";
+
+const test = anyTest as TestFn<ReplayedTraces & { withMetadata: RunningApi }>;
+
+/** Every asset with the metadata a chain read would give (see the header). */
+function withMetadata(data: DexReadModel): DexReadModel {
+  const fill = (a: AssetRecord): AssetRecord => ({
+    ...a,
+    decimals: a.decimals ?? 9,
+    symbol: a.symbol ?? `J${a.address.slice(2, 6)}`,
+    displayName: a.displayName ?? `Jetton ${a.address.slice(2, 10)}`,
+  });
+  return new Proxy(data, {
+    get(target, key, receiver) {
+      if (key === "getAssets")
+        return async (addresses: readonly string[]) => (await target.getAssets(addresses)).map(fill);
+      if (key === "listAssets") return async () => (await target.listAssets()).map(fill);
+      const v = Reflect.get(target, key, receiver);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+}
+
+test.before(async (t) => {
+  const replayed = await replayTraces();
+  const api = await startApi({
+    data: withMetadata(new ClickHouseReadModel(replayed.store)),
+    chain: unavailableChainState("the replay source has no chain access"),
+    clock: Date.now,
+    logger: silentLogger,
+  });
+  t.context = { ...replayed, withMetadata: api };
+});
+test.after.always(async (t) => {
+  await t.context.withMetadata?.close();
+  await t.context.close?.();
+});
+
+function oracles(t: { context: ReplayedTraces }) {
+  const lts = new Map<string, bigint>();
+  const makers = new Map<string, string>();
+  for (const trace of t.context.traces) {
+    const user = f(rootOf(trace).account);
+    for (const tx of trace.txs) {
+      lts.set(tx.hash, BigInt(tx.lt));
+      makers.set(tx.hash, user);
+    }
+  }
+  return { lt: (h: string) => lts.get(h), maker: (h: string) => makers.get(h) };
+}
+
+/** The blocks of the traces (far apart on mainnet), as disjoint ascending ranges. */
+function traceRanges(t: { context: ReplayedTraces }): [number, number][] {
+  const spans = t.context.traces
+    .map((trace) => {
+      const seqnos = trace.txs.map((tx) => tx.mc_seqno);
+      return [Math.min(...seqnos), Math.max(...seqnos)] as [number, number];
+    })
+    .sort((a, b) => a[0] - b[0]);
+  const out: [number, number][] = [];
+  for (const [lo, hi] of spans) {
+    const last = out.at(-1);
+    if (last !== undefined && lo <= last[1] + 1) last[1] = Math.max(last[1], hi);
+    else out.push([lo, hi]);
+  }
+  return out;
+}
+
+const getter = (api: RunningApi) => async (path: string) => {
+  const r = await request(api, "GET", path);
+  return { status: r.status, text: r.text };
+};
+
+test("without chain metadata no event is served (decimals are never invented), and the feed keeps the rules", async (t) => {
+  const report = await validateFeed(
+    getter(t.context.api),
+    "/export/dexscreener/v1",
+    {
+      decimals: (id) => (id === f(`0:${"0".repeat(64)}`) ? 9 : undefined),
+      ...oracles(t),
+    },
+    { ranges: traceRanges(t) },
+  );
+  t.deepEqual(report.violations, []);
+  t.is(report.events.length, 0);
+  t.true(report.latest > 0);
+});
+
+test("with the chain's metadata, the real operations keep every rule (0 violations)", async (t) => {
+  const pools = new Set<string>();
+  const first = await validateFeed(
+    getter(t.context.withMetadata),
+    "/export/dexscreener/v1",
+    {
+      decimals: () => 9,
+      ...oracles(t),
+    },
+    { ranges: traceRanges(t) },
+  );
+  for (const e of first.events) pools.add(e.pairId as string);
+  const report = await validateFeed(
+    getter(t.context.withMetadata),
+    "/export/aggregator_b/v1",
+    {
+      decimals: () => 9,
+      ...oracles(t),
+      notMakers: pools,
+    },
+    { ranges: traceRanges(t) },
+  );
+  t.deepEqual(first.violations, []);
+  t.deepEqual(report.violations, []);
+  t.log(report.latest, report.counts);
+  t.true((report.counts.swap ?? 0) > 0);
+});
