@@ -8,7 +8,8 @@
  * it, all of its pages are read, and a block that answers no transaction at all is "not there yet" (a
  * load-balanced replica behind the head: every real masterchain block has at least its tick-tock
  * transactions) and is asked again. Retryable failures (429, 5xx, timeouts, network) are retried without
- * end, with back-off and a log line; anything else stops the source. The consumer's cursor (stored with
+ * end, with back-off and a log line; anything else stops the source, except a single transaction v3 answers
+ * in a shape the mapping cannot take: that one travels in its block as a RejectedRecord (stored as malformed). The consumer's cursor (stored with
  * the facts) is the resume point, so the cursor only ever covers blocks this generator yielded.
  */
 import type { ChainState } from "../../dex/chain-state.ts";
@@ -16,11 +17,23 @@ import { errorMessage, isRetryable, NonRetryableError } from "../../infra/errors
 import type { Logger } from "../../infra/log.ts";
 import { backoffDelayMs, sleep as realSleep } from "../../infra/retry.ts";
 import { type ToncenterClient, ToncenterHttpError } from "../../infra/toncenter/client.ts";
-import type { RawTransaction } from "../../schemas/raw-transaction.ts";
+import {
+  formatZodError,
+  type RawTransaction,
+  type RejectedRecord,
+  rejectedRecord,
+} from "../../schemas/raw-transaction.ts";
 import type { Source } from "../source.ts";
 import { rawTransactionFromV3 } from "./map.ts";
 import { type FetchedBlock, StonfiTraceFilter } from "./stonfi-filter.ts";
-import { V3_MAX_LIMIT, V3_PATHS, v3Blocks, v3MasterchainInfo, v3Transactions } from "./wire.ts";
+import {
+  V3_MAX_LIMIT,
+  V3_PATHS,
+  v3Blocks,
+  v3MasterchainInfo,
+  v3Transaction,
+  v3TransactionsPage,
+} from "./wire.ts";
 
 /** Where to begin when there is no cursor; with a cursor, the later of the two wins. */
 export type StartPoint = { seqno: number } | { unixTime: number } | "head";
@@ -121,26 +134,23 @@ export function createMainnetSource(options: MainnetSourceOptions): MainnetSourc
       const limit = pageLimit;
       try {
         const byHash = new Map<string, { tx: RawTransaction; traceId: string | null }>();
+        const rejected = new Map<string, RejectedRecord>();
         for (let offset = 0; ; ) {
           const page = await client.get(
             V3_PATHS.transactionsByMasterchainBlock,
             { seqno, limit, offset, sort: "asc" },
-            v3Transactions,
+            v3TransactionsPage,
           );
-          for (const t of page.transactions) {
-            const mapped = rawTransactionFromV3(t);
-            if (mapped.tx.mc_seqno !== seqno) {
-              throw new NonRetryableError(
-                `toncenter block ${seqno}: transaction ${mapped.tx.hash} has mc_block_seqno ${mapped.tx.mc_seqno}`,
-              );
-            }
-            byHash.set(mapped.tx.hash, mapped);
+          for (const [i, item] of page.transactions.entries()) {
+            const mapped = mapOne(item, seqno, `toncenter:block ${seqno}[${offset + i}]`);
+            if ("version" in mapped) rejected.set(mapped.raw, mapped);
+            else byHash.set(mapped.tx.hash, mapped);
           }
           offset += page.transactions.length;
           if (page.transactions.length < limit) break;
         }
-        if (byHash.size === 0) return null;
-        return blockOf(seqno, [...byHash.values()]);
+        if (byHash.size === 0 && rejected.size === 0) return null;
+        return blockOf(seqno, [...byHash.values()], [...rejected.values()]);
       } catch (error) {
         const max = smallerMaxLimit(error, limit);
         if (max === null) throw error;
@@ -231,8 +241,37 @@ export function createMainnetSource(options: MainnetSourceOptions): MainnetSourc
   };
 }
 
+/**
+ * One transaction of a page: mapped, or — when v3 answered it in a shape the mapping cannot take — a
+ * RejectedRecord that travels in the block and is stored as malformed (never a crash, never a silent drop).
+ * A transaction of another masterchain block means the API itself is inconsistent: that stops the source.
+ */
+function mapOne(
+  item: unknown,
+  seqno: number,
+  origin: string,
+): { tx: RawTransaction; traceId: string | null } | RejectedRecord {
+  const parsed = v3Transaction.safeParse(item);
+  const reject = (reason: string) => rejectedRecord(reason, JSON.stringify(item), origin, seqno);
+  if (!parsed.success) return reject(`toncenter transaction: ${formatZodError(parsed.error).join("; ")}`);
+  if (parsed.data.mc_block_seqno !== seqno) {
+    throw new NonRetryableError(
+      `toncenter block ${seqno}: transaction ${parsed.data.hash} has mc_block_seqno ${parsed.data.mc_block_seqno}`,
+    );
+  }
+  try {
+    return rawTransactionFromV3(parsed.data);
+  } catch (error) {
+    return reject(errorMessage(error));
+  }
+}
+
 /** A block's transactions in (lt, account) order, v3's own order, with their trace ids beside them. */
-function blockOf(seqno: number, items: { tx: RawTransaction; traceId: string | null }[]): FetchedBlock {
+function blockOf(
+  seqno: number,
+  items: { tx: RawTransaction; traceId: string | null }[],
+  rejected: RejectedRecord[],
+): FetchedBlock {
   items.sort((a, b) => {
     const x = BigInt(a.tx.lt);
     const y = BigInt(b.tx.lt);
@@ -240,7 +279,7 @@ function blockOf(seqno: number, items: { tx: RawTransaction; traceId: string | n
   });
   const transactions = items.map((i) => i.tx);
   const utime = transactions.reduce((m, tx) => Math.max(m, tx.now), 0);
-  return { block: { mc_seqno: seqno, utime, transactions }, traceIds: items.map((i) => i.traceId) };
+  return { block: { mc_seqno: seqno, utime, transactions, rejected }, traceIds: items.map((i) => i.traceId) };
 }
 
 /** ton-index-go answers `limit is not allowed: N > MAX` (422) when N exceeds its configured maximum. */

@@ -17,11 +17,17 @@
 import { JETTON_OP } from "../../dex/codecs/jetton/opcodes.ts";
 import { STONFI_V1_OP } from "../../dex/codecs/stonfi/v1/opcodes.ts";
 import { STONFI_V2_OP, STONFI_V2_VAULT_OP } from "../../dex/codecs/stonfi/v2/opcodes.ts";
-import type { RawTransaction } from "../../schemas/raw-transaction.ts";
+import type { RawTransaction, RejectedRecord } from "../../schemas/raw-transaction.ts";
 import type { SourceBlock } from "../source.ts";
 
-/** A block as fetched: its transactions and, in the same order, their trace ids. */
-export type FetchedBlock = { block: SourceBlock; traceIds: readonly (string | null)[] };
+/**
+ * A block as fetched: its transactions and, in the same order, their trace ids; `rejected` holds what could
+ * not be mapped (always released: the processors store it as malformed).
+ */
+export type FetchedBlock = {
+  block: SourceBlock & { rejected: readonly RejectedRecord[] };
+  traceIds: readonly (string | null)[];
+};
 
 const JETTON_OPS = new Set<number>(Object.values(JETTON_OP));
 export const STONFI_OPS: ReadonlySet<number> = new Set(

@@ -98,6 +98,8 @@ export const v3Transaction = z
   .passthrough();
 
 export const v3Transactions = z.object({ transactions: z.array(v3Transaction) }).passthrough();
+/** A page whose transactions are checked one by one (one odd transaction must not stop a block). */
+export const v3TransactionsPage = z.object({ transactions: z.array(z.unknown()) }).passthrough();
 
 export type V3Block = z.infer<typeof v3Block>;
 export type V3Message = z.infer<typeof v3Message>;

@@ -7,7 +7,7 @@ import test from "ava";
 import { ToncenterClient } from "../../../../infra/toncenter/client.ts";
 import { createMainnetSource, type MainnetSourceOptions } from "../../../../ingest/mainnet/source.ts";
 import type { SourceBlock } from "../../../../ingest/source.ts";
-import type { RawTransaction } from "../../../../schemas/raw-transaction.ts";
+import type { RawTransaction, RejectedRecord } from "../../../../schemas/raw-transaction.ts";
 import { prng } from "../../../helpers/prng.ts";
 import { type Fault, type StandinOptions, startStandin } from "../../../helpers/toncenter-standin.ts";
 import { loadAllTraces, loadTrace } from "../../../helpers/traces.ts";
@@ -218,4 +218,36 @@ test("STON.fi filter: the traces' transactions are kept, the made-up masterchain
       .sort((a, b) => a.mc_seqno - b.mc_seqno || Number(BigInt(a.lt) - BigInt(b.lt)))
       .map((x) => x.hash),
   );
+});
+
+test("a transaction v3 answers in a shape the mapping cannot take travels as a rejected record; the block goes on", async (t) => {
+  const trace = loadTrace("v1-jetton-to-ton.json");
+  const from = (trace.file.trace as { mc_seqno_start: number }).mc_seqno_start;
+  const odd = { account: "0:XYZ", hash: "not base64!", lt: "1" };
+  const { mainnet } = await setup(
+    t,
+    {
+      mount: (req, res) => {
+        if (!req.url?.includes(`seqno=${from + 1}&`)) return false;
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ transactions: [odd], address_book: {} }));
+        return true;
+      },
+    },
+    { start: { seqno: from }, to: from + 2 },
+  );
+  const blocks = (await collect(mainnet.blocks(0))) as (SourceBlock & { rejected: RejectedRecord[] })[];
+  t.deepEqual(
+    blocks.map((b) => [b.mc_seqno, b.transactions.length > 0, b.rejected.length]),
+    [
+      [from, true, 0],
+      [from + 1, false, 1],
+      [from + 2, true, 0],
+    ],
+  );
+  const rejected = blocks[1]!.rejected[0]!;
+  t.is(rejected.mc_seqno, from + 1);
+  t.is(rejected.origin, `toncenter:block ${from + 1}[0]`);
+  t.is(rejected.raw, JSON.stringify(odd));
+  t.regex(rejected.reason, /^toncenter transaction: \/hash: expected base64/);
 });

@@ -17,7 +17,10 @@ function blocksOf(txs: readonly RawTransaction[], traceId: string, from: number,
   const out: FetchedBlock[] = [];
   for (let mc = from; mc <= to; mc++) {
     const transactions = txs.filter((tx) => tx.mc_seqno === mc);
-    out.push({ block: { mc_seqno: mc, utime: 0, transactions }, traceIds: transactions.map(() => traceId) });
+    out.push({
+      block: { mc_seqno: mc, utime: 0, transactions, rejected: [] },
+      traceIds: transactions.map(() => traceId),
+    });
   }
   return out;
 }
