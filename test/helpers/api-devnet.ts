@@ -92,6 +92,8 @@ export type ApiDevnet = {
   warnings: { msg?: string }[];
   /** Produces blocks without new market actions until nothing is in flight, then waits for the index. */
   settle(): Promise<DevnetBlock[]>;
+  /** Produces `blocks` more market blocks and pushes them to the pipeline, without waiting for the index. */
+  market(blocks: number): Promise<DevnetBlock[]>;
   close(): Promise<void>;
 };
 
@@ -178,6 +180,11 @@ export async function startApiDevnet(options: {
     truth,
     warnings,
     settle,
+    async market(n) {
+      const out: DevnetBlock[] = [];
+      for (let i = 0; i < n; i++) out.push(push(await devnet.nextBlock()));
+      return out;
+    },
     async close() {
       source.end();
       await pipeline.done.catch(() => undefined);
