@@ -17,6 +17,8 @@ export type FeedOracle = {
   lt?(txnId: string): bigint | undefined;
   /** The user wallet that started the transaction's trace, as the feed should name it. */
   maker?(txnId: string): string | undefined;
+  /** The chain's time of a masterchain block (gen_utime), when known: blockTimestamp is within 60 s of it. */
+  blockTime?(blockNumber: number): number | undefined;
   /** Addresses that are never a user (routers, pTON wallets, pools, vaults). */
   notMakers?: ReadonlySet<string>;
   /** Relative tolerance of the ask-side reserve change of a swap (fees booked outside the reserves). */
@@ -94,6 +96,9 @@ export async function validateFeed(
   const ts = block.blockTimestamp as number;
   if (!Number.isInteger(ts) || ts < 1_500_000_000 || ts > 4_000_000_000)
     v.push(`latest-block: blockTimestamp ${ts} is not unix seconds`);
+  const genOfLatest = oracle.blockTime?.(latest);
+  if (genOfLatest !== undefined && Math.abs(ts - genOfLatest) > 60)
+    v.push(`latest-block: blockTimestamp ${ts}, the block's time is ${genOfLatest}`);
   const again = await json("/latest-block");
   const latest2 =
     isObj(again.body) && isObj(again.body.block) ? (again.body.block.blockNumber as number) : -1;
@@ -220,6 +225,9 @@ export async function validateFeed(
     if (!Number.isInteger(b.blockTimestamp) || (b.blockTimestamp as number) > 4_000_000_000)
       v.push(`${where}: blockTimestamp ${String(b.blockTimestamp)}`);
     if (bn > latest2) v.push(`${where}: block ${bn} ahead of latest-block`);
+    const gen = oracle.blockTime?.(bn);
+    if (gen !== undefined && Math.abs((b.blockTimestamp as number) - gen) > 60)
+      v.push(`${where}: blockTimestamp ${String(b.blockTimestamp)}, the block's time is ${gen}`);
     const ti = e.txnIndex as number;
     const ei = e.eventIndex as number;
     if (!Number.isInteger(ti) || ti < 0 || !Number.isInteger(ei) || ei < 0)

@@ -42,6 +42,7 @@ test("the feed over a devnet run keeps every rule (0 violations)", async (t) => 
   const txs = env.blocks.flatMap((b) => b.transactions);
   const lts = new Map(txs.map((tx) => [tx.hash, BigInt(tx.lt)]));
   const rootOf = tracesRoots(txs);
+  const blockTimes = new Map(env.blocks.map((b) => [b.mc_seqno, b.utime]));
   const decimals = new Map(ASSETS.map((a) => [assetAddress(env.devnet, a.symbol), a.decimals]));
   const get = async (path: string) => {
     const r = await request(env.api, "GET", path);
@@ -52,6 +53,7 @@ test("the feed over a devnet run keeps every rule (0 violations)", async (t) => 
     const report = await validateFeed(get, base, {
       decimals: (id) => decimals.get(id),
       lt: (hash) => lts.get(hash),
+      blockTime: (n) => blockTimes.get(n),
       maker: (hash) => {
         const root = rootOf(hash);
         return root === undefined ? undefined : f(root.account);

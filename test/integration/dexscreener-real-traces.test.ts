@@ -64,7 +64,14 @@ function oracles(t: { context: ReplayedTraces }) {
       makers.set(tx.hash, user);
     }
   }
-  return { lt: (h: string) => lts.get(h), maker: (h: string) => makers.get(h) };
+  // A trace's transactions were committed within seconds of their own time (gen_utime is not recorded).
+  const times = new Map<number, number>();
+  for (const trace of t.context.traces) for (const tx of trace.txs) times.set(tx.mc_seqno, tx.now);
+  return {
+    lt: (h: string) => lts.get(h),
+    maker: (h: string) => makers.get(h),
+    blockTime: (n: number) => times.get(n),
+  };
 }
 
 /** The blocks of the traces (far apart on mainnet), as disjoint ascending ranges. */
