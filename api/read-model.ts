@@ -244,6 +244,12 @@ export type FeedEventRecord = {
   reserve1: bigint | null;
   /** The user's wallet that started the operation. */
   maker: RawAddress;
+  /**
+   * Decimals of asset0/asset1, read with the event: null when the feed cannot serve the event (the pool's
+   * tokens are not known, or an asset's name, symbol or decimals are not).
+   */
+  decimals0: number | null;
+  decimals1: number | null;
 };
 
 export type SwapKey = { router: RawAddress; owner: RawAddress; queryId: bigint };

@@ -4,7 +4,7 @@
  *
  * - Amounts, reserves and prices are decimalised: `raw / 10^decimals` as a plain decimal string (no
  *   exponent, trailing zeros dropped), exact, so it round-trips to the raw amount. An event is served only
- *   when both assets' decimals are known (never invented; `feedEvents` leaves the others out).
+ *   when its record carries both assets' decimals (never invented; `feedEvents` leaves the others out).
  * - `txnIndex`: dense rank of the event's pool transaction (by lt, then hash) among the block's pool
  *   transactions that carry feed events; `eventIndex`: the event's rank in its transaction (by operation
  *   id). Both are assigned before events are left out, so an event keeps its indexes whatever else is served.
@@ -13,7 +13,7 @@
  * - `reserves`: after the pool transaction, absent when that state is not stored (unknown is not zero).
  */
 import { ratio, toDecimalString } from "../../dex/amm/index.ts";
-import type { AssetRecord, FeedBlock, FeedEventRecord, PoolRecord, RawAddress } from "../read-model.ts";
+import type { AssetRecord, FeedBlock, FeedEventRecord, PoolRecord } from "../read-model.ts";
 import { friendly } from "./common.ts";
 
 /** The most fraction digits DexScreener reads. */
@@ -58,15 +58,8 @@ export type WireEvent = {
   reserves?: { asset0: string; asset1: string };
 };
 
-/** Decimals of an asset, or null when not known (its events are not served). */
-export type DecimalsOf = (asset: RawAddress) => number | null;
-
 /** Records in chain order (block, lt, id) → wire events with their indexes; see the header. */
-export function feedEvents(
-  records: readonly FeedEventRecord[],
-  decimalsOf: DecimalsOf,
-  pairResolves: (r: FeedEventRecord) => boolean = () => true,
-): WireEvent[] {
+export function feedEvents(records: readonly FeedEventRecord[]): WireEvent[] {
   const out: WireEvent[] = [];
   let block = -1;
   let tx = "";
@@ -83,10 +76,8 @@ export function feedEvents(
       txnIndex++;
       eventIndex = 0;
     } else eventIndex++;
-    const d0 = decimalsOf(r.asset0);
-    const d1 = decimalsOf(r.asset1);
-    if (d0 === null || d1 === null || !pairResolves(r)) continue;
-    out.push(wireEvent(r, d0, d1, txnIndex, eventIndex));
+    if (r.decimals0 === null || r.decimals1 === null) continue;
+    out.push(wireEvent(r, r.decimals0, r.decimals1, txnIndex, eventIndex));
   }
   return out;
 }

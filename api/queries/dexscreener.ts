@@ -1,8 +1,9 @@
 /**
  * The DexScreener adapter feed (decisions in api/README "Export feeds"): the newest fully stored block, the
  * events of a block range, and the assets and pairs they name. Every pair an event names resolves through
- * `feedPairOf`, every asset of a served pair through `feedAssetOf`: an event is served only when its pool's
- * tokens are known, equal its assets, and both assets can be described (name, symbol, decimals known).
+ * `feedPairOf`, every asset of a served pair through `feedAssetOf`: the read model serves an event's
+ * decimals only when its pool's tokens are known and both assets can be described (name, symbol, decimals),
+ * read together with the event (never from a cached list that may be older than the event).
  */
 import type { ApiDeps } from "../deps.ts";
 import { BadRequestError, NotFoundError } from "../errors.ts";
@@ -58,24 +59,5 @@ export async function eventsOf(deps: ApiDeps, from: number, to: number): Promise
       "toBlock",
       `must not be greater than the latest block (${head?.mcSeqno ?? "none"})`,
     );
-  const records = await deps.data.getFeedEvents(from, to);
-  if (records.length === 0) return [];
-  const pools = new Map(
-    (await Promise.all([...new Set(records.map((r) => r.pool))].map((p) => deps.data.getPool(p)))).flatMap(
-      (p) => (p === null ? [] : [[p.address, p] as const]),
-    ),
-  );
-  const assets = await deps.data.getAssets([...new Set(records.flatMap((r) => [r.asset0, r.asset1]))]);
-  const decimals = new Map(
-    assets.flatMap((a) => (feedAsset(a) === null ? [] : [[a.address, a.decimals as number]])),
-  );
-  // An event whose pair or assets cannot be resolved keeps its place (indexes) but is not served.
-  return feedEvents(
-    records,
-    (a) => decimals.get(a) ?? null,
-    (r) => {
-      const p = pools.get(r.pool);
-      return p !== undefined && p.token0 === r.asset0 && p.token1 === r.asset1;
-    },
-  );
+  return feedEvents(await deps.data.getFeedEvents(from, to));
 }

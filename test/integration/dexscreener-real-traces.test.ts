@@ -5,54 +5,43 @@
  * trace (the maker).
  *
  * Without chain access the replay knows no jetton's decimals, so the feed withholds every event (decimals
- * are never invented): the first test checks exactly that. The second serves the same store through a read
- * model whose assets carry the metadata the chain would add (9 decimals, a name and a symbol for every
- * jetton; a stand-in for chain state, not a claim about these jettons), so the SQL, the mapping and every
- * rule run over the real operations.
+ * are never invented): the first test checks exactly that. The second stores the metadata a chain read would
+ * add (9 decimals, a name and a symbol for every jetton; a stand-in for chain state, not a claim about these
+ * jettons), so the SQL, the mapping and every rule run over the real operations.
  */
 import anyTest, { type TestFn } from "ava";
-import type { AssetRecord, DexReadModel } from "../../api/read-model.ts";
-import { ClickHouseReadModel } from "../../api/read-model-clickhouse.ts";
-import { unavailableChainState } from "../../dex/chain-state-unavailable.ts";
+import { z } from "zod";
+import type { Store } from "../../infra/store/client.ts";
 import { validateFeed } from "../helpers/dexscreener-validator.ts";
 import { type ReplayedTraces, replayTraces, rootOf } from "../helpers/replayed-traces.ts";
-import { f, type RunningApi, request, silentLogger, startApi } from "../unit/api/harness.ts";
+import { f, type RunningApi, request } from "../unit/api/harness.ts";
 
-const test = anyTest as TestFn<ReplayedTraces & { withMetadata: RunningApi }>;
-
-/** Every asset with the metadata a chain read would give (see the header). */
-function withMetadata(data: DexReadModel): DexReadModel {
-  const fill = (a: AssetRecord): AssetRecord => ({
-    ...a,
-    decimals: a.decimals ?? 9,
-    symbol: a.symbol ?? `J${a.address.slice(2, 6)}`,
-    displayName: a.displayName ?? `Jetton ${a.address.slice(2, 10)}`,
-  });
-  return new Proxy(data, {
-    get(target, key, receiver) {
-      if (key === "getAssets")
-        return async (addresses: readonly string[]) => (await target.getAssets(addresses)).map(fill);
-      if (key === "listAssets") return async () => (await target.listAssets()).map(fill);
-      const v = Reflect.get(target, key, receiver);
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
-}
+const test = anyTest as TestFn<ReplayedTraces>;
 
 test.before(async (t) => {
-  const replayed = await replayTraces();
-  const api = await startApi({
-    data: withMetadata(new ClickHouseReadModel(replayed.store)),
-    chain: unavailableChainState("the replay source has no chain access"),
-    clock: Date.now,
-    logger: silentLogger,
-  });
-  t.context = { ...replayed, withMetadata: api };
+  t.context = await replayTraces();
 });
 test.after.always(async (t) => {
-  await t.context.withMetadata?.close();
   await t.context.close?.();
 });
+
+/**
+ * Every jetton with the metadata a chain read would store (see the header): a newer `assets` row with 9
+ * decimals, a name and a symbol where the replay had none.
+ */
+async function addChainMetadata(store: Store): Promise<number> {
+  await store.command(`INSERT INTO assets (address, kind, symbol, name, decimals, image, description,
+      metadata_uri, total_supply, version)
+    SELECT address, kind, ifNull(symbol, concat('J', substring(address, 3, 4))),
+      ifNull(name, concat('Jetton ', substring(address, 3, 8))), ifNull(decimals, 9), image, description,
+      metadata_uri, total_supply, version + 1
+    FROM assets FINAL WHERE kind = 'jetton'`);
+  const [row] = await store.query(
+    "SELECT count() AS n FROM assets FINAL WHERE kind = 'jetton' AND decimals IS NOT NULL",
+    z.object({ n: z.union([z.number(), z.string().transform(Number)]) }),
+  );
+  return Number(row?.n ?? 0);
+}
 
 function oracles(t: { context: ReplayedTraces }) {
   const lts = new Map<string, bigint>();
@@ -96,25 +85,29 @@ const getter = (api: RunningApi) => async (path: string) => {
   return { status: r.status, text: r.text };
 };
 
-test("without chain metadata no event is served (decimals are never invented), and the feed keeps the rules", async (t) => {
-  const report = await validateFeed(
-    getter(t.context.api),
-    "/export/dexscreener/v1",
-    {
-      decimals: (id) => (id === f(`0:${"0".repeat(64)}`) ? 9 : undefined),
-      ...oracles(t),
-    },
-    { ranges: traceRanges(t) },
-  );
-  t.deepEqual(report.violations, []);
-  t.is(report.events.length, 0);
-  t.true(report.latest > 0);
-});
+test.serial(
+  "without chain metadata no event is served (decimals are never invented), and the feed keeps the rules",
+  async (t) => {
+    const report = await validateFeed(
+      getter(t.context.api),
+      "/export/dexscreener/v1",
+      {
+        decimals: (id) => (id === f(`0:${"0".repeat(64)}`) ? 9 : undefined),
+        ...oracles(t),
+      },
+      { ranges: traceRanges(t) },
+    );
+    t.deepEqual(report.violations, []);
+    t.is(report.events.length, 0);
+    t.true(report.latest > 0);
+  },
+);
 
-test("with the chain's metadata, the real operations keep every rule (0 violations)", async (t) => {
+test.serial("with the chain's metadata, the real operations keep every rule (0 violations)", async (t) => {
+  t.true((await addChainMetadata(t.context.store)) > 0);
   const pools = new Set<string>();
   const first = await validateFeed(
-    getter(t.context.withMetadata),
+    getter(t.context.api),
     "/export/dexscreener/v1",
     {
       decimals: () => 9,
@@ -124,7 +117,7 @@ test("with the chain's metadata, the real operations keep every rule (0 violatio
   );
   for (const e of first.events) pools.add(e.pairId as string);
   const report = await validateFeed(
-    getter(t.context.withMetadata),
+    getter(t.context.api),
     "/export/aggregator_b/v1",
     {
       decimals: () => 9,

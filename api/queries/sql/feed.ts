@@ -21,10 +21,12 @@
  */
 import { z } from "zod";
 import type { Store } from "../../../infra/store/client.ts";
+import { feedAsset } from "../../mappers/dexscreener.ts";
 import type { FeedBlock, FeedEventRecord } from "../../read-model.ts";
 import { assetAddress, big, nstr, POOLS_WITH_ROUTER, seconds, str, tokenAssetSql } from "./common.ts";
 import { aIsToken0 } from "./operation-records.ts";
 import { selectStatesAt, selectTracePaths, stateKey } from "./operations.ts";
+import { selectAssets } from "./reference.ts";
 
 const assetKind = z.enum(["jetton", "ton"]).nullable();
 
@@ -88,7 +90,9 @@ ORDER BY mc_seqno, lt, id
 SETTINGS join_use_nulls = 1`;
 
 /** A row → record without reserves and block time; null when its maker or an asset is not known. */
-function toRecord(o: FeedRow): Omit<FeedEventRecord, "block" | "reserve0" | "reserve1"> | null {
+function toRecord(
+  o: FeedRow,
+): Omit<FeedEventRecord, "block" | "reserve0" | "reserve1" | "decimals0" | "decimals1"> | null {
   if (o.maker === null) return null;
   const aFirst = o.kind !== "swap" || aIsToken0({ ...o, type: "Swap" });
   const refA = { kind: o.a_kind, master: o.a_master, routerWallet: o.a_wallet };
@@ -124,6 +128,20 @@ export async function selectFeedEvents(store: Store, from: number, to: number): 
       rows.map((r) => r.tx_hash),
     ),
   ]);
+  // Asset metadata read with the events (not from a cached list older than them): an event is served only
+  // when its pool's tokens are known and both assets can be described.
+  const tokens = [
+    ...new Set(rows.flatMap((r) => [r.token0, r.token1]).filter((a): a is string => a !== null)),
+  ];
+  const describable = new Map(
+    (tokens.length === 0 ? [] : await selectAssets(store, tokens)).flatMap((a) =>
+      feedAsset(a) === null ? [] : [[a.address, a.decimals as number] as const],
+    ),
+  );
+  const decimalsOf = (r: FeedRow, side: 0 | 1): number | null => {
+    const token = side === 0 ? r.token0 : r.token1;
+    return r.token0 === null || r.token1 === null || token === null ? null : (describable.get(token) ?? null);
+  };
   // A block without a `blocks` row: the latest pool transaction time among its events (all stored).
   const fallback = new Map<number, number>();
   for (const r of rows) fallback.set(r.mc_seqno, Math.max(fallback.get(r.mc_seqno) ?? 0, r.utime));
@@ -139,6 +157,8 @@ export async function selectFeedEvents(store: Store, from: number, to: number): 
         block: { mcSeqno: r.mc_seqno, utime: r.block_utime ?? (fallback.get(r.mc_seqno) as number) },
         reserve0: exact ? s.reserve0 : null,
         reserve1: exact ? s.reserve1 : null,
+        decimals0: decimalsOf(r, 0),
+        decimals1: decimalsOf(r, 1),
       },
     ];
   });

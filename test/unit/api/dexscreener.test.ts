@@ -56,6 +56,8 @@ const ev = (over: Partial<FeedEventRecord>): FeedEventRecord => ({
   reserve0: 6_097_000_000_000n,
   reserve1: 2_000_001_000_000_000n,
   maker: WALLET,
+  decimals0: 6,
+  decimals1: 9,
   ...over,
 });
 
@@ -63,15 +65,11 @@ test("feedEvents: txnIndex per transaction in a block, eventIndex per event in i
   const records = [
     ev({}),
     ev({ id: `${hash(1)}:1`, kind: "join", swapIn: null, reserve0: null, reserve1: null }),
-    ev({ txHash: hash(2), lt: 101n, id: `${hash(2)}:0`, asset0: raw("unknown") }),
+    ev({ txHash: hash(2), lt: 101n, id: `${hash(2)}:0`, asset0: raw("unknown"), decimals0: null }),
     ev({ txHash: hash(3), lt: 102n, id: `${hash(3)}:0`, swapIn: 0 }),
     ev({ block: { mcSeqno: 11, utime: 1_726_000_005 }, txHash: hash(4), lt: 200n, id: `${hash(4)}:0` }),
   ];
-  const decimals = new Map([
-    [USDT, 6],
-    [TON, 9],
-  ]);
-  const out = feedEvents(records, (a) => decimals.get(a) ?? null);
+  const out = feedEvents(records);
   t.deepEqual(
     out.map((e) => [e.block.blockNumber, e.txnIndex, e.eventIndex, e.eventType]),
     [
@@ -124,6 +122,8 @@ function feedData() {
       pool: P_V1.address,
       asset0: TON,
       asset1: USDT,
+      decimals0: 9,
+      decimals1: 6,
       swapIn: 0,
       amount0: 1_000_000_000n,
       amount1: 2_990_000n,

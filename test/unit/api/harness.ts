@@ -114,6 +114,8 @@ export function memoryData(): MemoryData {
         reserve0: P_V1.state.reserve0,
         reserve1: P_V1.state.reserve1,
         maker: WALLET,
+        decimals0: 9,
+        decimals1: 6,
       },
     ],
     swaps: [
