@@ -96,6 +96,7 @@ export class ProcessorCore {
   restore(rows: { pools: readonly PoolRow[]; routers: readonly RouterRow[] }): void {
     for (const p of rows.pools) this.#store(p);
     for (const r of rows.routers) this.#routers.set(r.address, r);
+    this.#assets.restore(rows);
   }
 
   get tracker(): PoolTracker {

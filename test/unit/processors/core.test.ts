@@ -6,7 +6,7 @@
 import test from "ava";
 import { classify } from "../../../dex/classify/index.ts";
 import { type CoreLookups, ProcessorCore } from "../../../processors/core/index.ts";
-import type { FactRows, PoolRow } from "../../../schemas/facts.ts";
+import type { FactRows, PoolRow, RouterRow } from "../../../schemas/facts.ts";
 import { type RawTransaction, rejectedRecord } from "../../../schemas/raw-transaction.ts";
 import { type LoadedTrace, loadAllTraces } from "../../helpers/traces.ts";
 
@@ -152,4 +152,46 @@ test("rejected records become malformed unknown_messages rows naming their origi
     reason: "replay:/x.jsonl:3: /in_msg/hash: expected 64 hex digits",
   });
   t.is(rows.transactions?.length, trace.txs.length, "the valid records of the batch are processed");
+});
+
+test("a restarted core knows the jetton masters its stored pool and router rows name", async (t) => {
+  // No chain: what the core knows of masters it learned from the traces themselves.
+  const blind: CoreLookups = {
+    walletMaster: async () => null,
+    jetton: async () => null,
+    router: async () => null,
+    poolType: async () => undefined,
+  };
+  const masters = (rows: Collected) =>
+    (rows.swaps as { id: string; offer_master: string | null; ask_master: string | null }[])
+      .map((s) => `${s.id} ${s.offer_master} ${s.ask_master}`)
+      .sort();
+  // One core for every trace…
+  const all = new ProcessorCore({ windowBlocks: DEEP, lookups: blind });
+  const once: Collected = {};
+  for (const trace of traces) {
+    collect(once, (await all.process(trace.txs)).rows);
+    collect(once, (await all.process([], true)).rows);
+  }
+  // …and a new core per trace, restored from the rows written so far, as after a restart.
+  const restarted: Collected = {};
+  for (const trace of traces) {
+    const core = new ProcessorCore({ windowBlocks: DEEP, lookups: blind });
+    const last = <R extends { version: bigint }>(rows: readonly R[], key: (r: R) => string) => {
+      const m = new Map<string, R>();
+      for (const r of rows) if ((m.get(key(r))?.version ?? -1n) < r.version) m.set(key(r), r);
+      return [...m.values()];
+    };
+    core.restore({
+      pools: last((restarted.pools ?? []) as PoolRow[], (p) => p.pool),
+      routers: last((restarted.routers ?? []) as RouterRow[], (r) => r.address),
+    });
+    collect(restarted, (await core.process(trace.txs)).rows);
+    collect(restarted, (await core.process([], true)).rows);
+  }
+  t.deepEqual(masters(restarted), masters(once));
+  t.true(
+    masters(once).some((s) => !s.endsWith("null null")),
+    "some masters are learned from the traces",
+  );
 });
