@@ -12,7 +12,7 @@ import { openStore, type Store } from "../../infra/store/client.ts";
 import { writeBatch } from "../../infra/store/facts-writer.ts";
 import { migrate } from "../../infra/store/migrate.ts";
 import { validateFeed } from "../helpers/dexscreener-validator.ts";
-import { ASSETS, R_CPI, R_V1 } from "../unit/api/fixtures.ts";
+import { ASSETS, P_CPI, P_STABLE, P_V1, P_WCPI, R_CPI, R_V1, WALLET } from "../unit/api/fixtures.ts";
 import { f, type RunningApi, request, startApi, testDeps } from "../unit/api/harness.ts";
 import * as X from "./_read-model-fixtures.ts";
 
@@ -37,7 +37,26 @@ test.after.always(async (t) => {
 test("head and events from the facts", async (t) => {
   t.deepEqual(await t.context.data.getFeedHead(), { mcSeqno: 1, utime: X.T0 + 3_000 });
   const events = await t.context.data.getFeedEvents(0, 1);
-  t.true(events.length > 0);
+  // From the fixture's facts: swap 1 (P_V1, TON in, with the pool state stored at its lt), the mint 5 into
+  // P_CPI, the burn 9 of P_WCPI; provides, LpAccount refunds, refunded swaps and an empty mint are not events.
+  t.deepEqual(
+    events.slice(0, 5).map((e) => [e.kind, e.pool, e.swapIn, e.amount0, e.amount1, e.maker]),
+    [
+      ["swap", P_V1.address, 0, 1_000_000_000n, 2_990_000n, WALLET],
+      ["swap", P_CPI.address, 1, 2_990_000n, 1_000_000_000n, WALLET],
+      ["join", P_CPI.address, null, 2_990_000n, 1_000_000_000n, WALLET],
+      ["join", P_STABLE.address, null, 5_000_000n, 4_900_000n, WALLET],
+      ["exit", P_WCPI.address, null, 7n, 9n, WALLET],
+    ],
+  );
+  t.like(events[0], {
+    reserve0: P_V1.state.reserve0,
+    reserve1: P_V1.state.reserve1,
+    decimals0: 9,
+    decimals1: 6,
+  });
+  t.true(events.every((e) => e.block.mcSeqno === 1 && e.block.utime === X.T0 + 3_000));
+  t.is(events.filter((e) => e.kind !== "swap").length, 3);
   t.deepEqual(await t.context.data.getFeedEvents(2, 5), []);
 });
 
