@@ -25,7 +25,14 @@ export type GetMethodRunner = {
   getBalance(address: Address): Promise<bigint>;
   /** Reads a result stack; @ton/core's `TupleReader` when absent (the devnet's shares Address objects). */
   readStack?(stack: TupleItem[]): TupleReader;
+  /** The account's last transaction as the chain has it now (never cached); null when it has none. */
+  lastTransaction?(address: Address): Promise<LastTransaction | null>;
+  /** The same runner without its answer cache nor shared in-flight reads (every answer read now). */
+  uncached?(): GetMethodRunner;
 };
+
+/** An account's last transaction: its lt and hash, and the block that committed it. */
+export type LastTransaction = { lt: bigint; hash: string; utime: number; mcSeqno: number };
 
 /** A get-method failed (non-zero exit code) or returned a stack of the wrong shape. */
 export class ChainStateError extends Error {
@@ -124,6 +131,10 @@ export type ChainState = {
    * the master is not deployed. Absent: only what the content cell states (`parseTokenMetadata`).
    */
   getTokenMetadata?(master: Address): Promise<TokenMetadata | null>;
+  /** The account's last transaction now (absent: the runner cannot tell; null: the account has none). */
+  getLastTransaction?(address: Address): Promise<LastTransaction | null>;
+  /** The same reads, each answered now (no cache): for a state that must pair with `getLastTransaction`. */
+  uncached?(): ChainState;
 };
 
 export function addressArg(address: Address): TupleItem {
@@ -257,7 +268,12 @@ export function createChainState(runner: GetMethodRunner): ChainState {
     parse: (r: TupleReader) => T,
   ) => call(address, method, [], fields, parse, "null");
 
+  const { lastTransaction, uncached } = runner;
   return {
+    ...(lastTransaction === undefined
+      ? {}
+      : { getLastTransaction: (address: Address) => lastTransaction.call(runner, address) }),
+    ...(uncached === undefined ? {} : { uncached: () => createChainState(uncached.call(runner)) }),
     getBalance: (address) => runner.getBalance(address),
     getJettonData: (master) =>
       optional(master, "get_jetton_data", FIELDS.jetton, (r) => ({

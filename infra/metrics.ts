@@ -19,6 +19,8 @@ export type Metrics = {
   readonly cacheErrors: Counter;
   /** Pool tracker reports by kind: `unknown_pool` (a pool first seen with an unknown state), `mismatch`, `unrecognised`. */
   readonly poolReports: Counter<"kind">;
+  /** Pools re-read from the chain after a report, by outcome (`resynced`, `unavailable`, `behind`) and report kind. */
+  readonly poolResyncs: Counter<"outcome" | "reason">;
   /** Chain API (toncenter) HTTP attempts by endpoint and outcome (status code, "timeout", "network"). */
   readonly apiRequests: Counter<"endpoint" | "outcome">;
   /** Chain API attempts retried, by endpoint and the failed outcome. */
@@ -137,6 +139,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       name: `${prefix}pool_reports_total`,
       help: "Pool state tracker reports: unknown_pool (first seen with an unknown state), mismatch, unrecognised",
       labelNames: ["kind"],
+      registers,
+    }),
+    poolResyncs: new Counter({
+      name: `${prefix}pool_resyncs_total`,
+      help: "Pools re-read from the chain after a report (reason: unknown_pool, mismatch, unrecognised), by outcome: resynced, unavailable (no answer), behind (older than what was processed)",
+      labelNames: ["outcome", "reason"],
       registers,
     }),
     cacheErrors: new Counter({

@@ -4,11 +4,11 @@
  * the core caches them; a failed read is `null` (the fact stays unknown) and is counted, never fatal.
  */
 import { Address } from "@ton/core";
-import type { ChainState } from "../dex/chain-state.ts";
+import { type ChainState, v1PoolState, v2PoolState } from "../dex/chain-state.ts";
 import { parseTokenMetadata } from "../dex/jetton-metadata.ts";
 import { poolTypeOfV2Name, V2_CONTRACT_POOL_TYPES } from "../schemas/pool-types.ts";
 import { rawOrNull as raw } from "../schemas/ton.ts";
-import type { CoreLookups, RouterInfo } from "./core/index.ts";
+import type { ChainPoolState, CoreLookups, RouterInfo } from "./core/index.ts";
 
 export function chainStateLookups(
   state: ChainState | null,
@@ -78,5 +78,54 @@ export function chainStateLookups(
         const d = await s.getV2PoolData(Address.parseRaw(pool));
         return d === null ? null : V2_CONTRACT_POOL_TYPES[d.poolType];
       })) ?? undefined,
+    poolState: (pool, dex) => safe(`pool state ${pool}`, (s) => poolStateAsOfLastTransaction(s, pool, dex)),
   };
+}
+
+/**
+ * A pool's state paired with its last transaction: the lt is read before and after the get-methods, and the
+ * state is used only when both agree (no transaction came in between), once more when they did not; null
+ * when they still differ, when the chain state cannot tell an account's last transaction, or the pool is
+ * not deployed. The reads bypass every cache (a cached state would pair with a newer lt).
+ */
+export async function poolStateAsOfLastTransaction(
+  chain: ChainState,
+  pool: string,
+  dex: "v1" | "v2",
+): Promise<ChainPoolState | null> {
+  const s = chain.uncached?.() ?? chain;
+  if (s.getLastTransaction === undefined) return null;
+  const address = Address.parseRaw(pool);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const before = await s.getLastTransaction(address);
+    if (before === null) return null;
+    const read = await poolStateNow(s, address, dex);
+    if (read === null) return null;
+    const after = await s.getLastTransaction(address);
+    if (after === null || after.lt !== before.lt) continue;
+    return { ...read, lt: before.lt, txHash: before.hash, utime: before.utime, mcSeqno: before.mcSeqno };
+  }
+  return null;
+}
+
+async function poolStateNow(
+  s: ChainState,
+  address: Address,
+  dex: "v1" | "v2",
+): Promise<Pick<ChainPoolState, "state" | "info"> | null> {
+  if (dex === "v2") {
+    const d = await s.getV2PoolData(address);
+    if (d === null) return null;
+    const info = {
+      router: raw(d.router),
+      token0Wallet: raw(d.token0Wallet),
+      token1Wallet: raw(d.token1Wallet),
+    };
+    return { state: v2PoolState(d), info };
+  }
+  // v1 `get_pool_data` has no LP supply (the pool's own `get_jetton_data`) and no router
+  const [d, lp] = [await s.getV1PoolData(address), await s.getJettonData(address)];
+  if (d === null || lp === null) return null;
+  const info = { router: null, token0Wallet: raw(d.token0Wallet), token1Wallet: raw(d.token1Wallet) };
+  return { state: v1PoolState(d, lp.totalSupply), info };
 }

@@ -79,13 +79,19 @@ export function runProcessor(options: ProcessorRunOptions): ProcessorRun {
         );
       }
       const values = batch.records.map((r) => r.value);
-      const { rows, poolReports } = await core.process(values);
+      const { rows, poolReports, poolResyncs = [] } = await core.process(values);
       for (const r of poolReports) {
         ctx.metrics.poolReports.inc({ kind: r.kind });
         // A pool whose state is unknown (active before the first transaction seen) is normal without chain
         // access: counted, not a warning. A failed check means the model and the chain disagree.
         if (r.kind === "unknown_pool") ctx.logger.debug({ report: r }, "pool state unknown");
         else ctx.logger.warn({ report: r }, "pool state check failed");
+      }
+      for (const r of poolResyncs) {
+        ctx.metrics.poolResyncs.inc({ outcome: r.outcome, reason: r.reason });
+        const resync = { ...r, lt: r.lt?.toString() ?? null };
+        if (r.outcome === "resynced") ctx.logger.info({ resync }, "pool state read from the chain");
+        else ctx.logger.debug({ resync }, "pool state not read from the chain");
       }
       consumed.advance(Number(batch.nextOffset));
       return rows;

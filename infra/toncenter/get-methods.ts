@@ -10,6 +10,11 @@
  * data (addresses, a pool's type) is kept for `fixedTtlMs`; balances and contract state for `ttlMs`. Failures
  * are never cached; identical reads in flight share one request.
  *
+ * An account's last transaction (`lastTransaction`, read to pair a state with the lt it is as of) comes from
+ * `GET /api/v3/transactions?account=…&limit=1&sort=desc` (`TransactionsResponse { transactions, address_book }`,
+ * each `Transaction { hash, lt, now, mc_block_seqno, … }`, ton-index-go `index/models`), never cached;
+ * `uncached()` is a runner whose get-methods are read now too (no cache, no shared in-flight read).
+ *
  * A missing or uninitialised account: toncenter runs the method and answers exit code -13 (as a liteserver
  * does; seen through @ton/ton's TonClient in ton-org/ton#66), which `createChainState` reads as "not
  * deployed" (`ACCOUNT_NOT_ACTIVE`).
@@ -18,6 +23,7 @@ import { createHash } from "node:crypto";
 import type { Address, TupleItem } from "@ton/core";
 import { z } from "zod";
 import { ChainStateError, type GetMethodRun, type GetMethodRunner } from "../../dex/chain-state.ts";
+import { base64ToHex } from "../../schemas/trace-file.ts";
 import { createMemoryCache } from "../cache/memory.ts";
 import { type CacheNamespace, cacheNamespace, type HotCache } from "../cache/types.ts";
 import {
@@ -44,6 +50,23 @@ export const ADDRESS_INFORMATION_PATH = "/api/v3/addressInformation";
 
 const addressInformation = z.object({ balance: z.string().regex(/^\d+$/), status: z.string() });
 
+export const TRANSACTIONS_PATH = "/api/v3/transactions";
+
+const lastTransactions = z
+  .object({
+    transactions: z.array(
+      z
+        .object({
+          hash: z.string().min(1),
+          lt: z.string().regex(/^\d+$/),
+          now: z.number().int(),
+          mc_block_seqno: z.number().int().nullish(),
+        })
+        .passthrough(),
+    ),
+  })
+  .passthrough();
+
 /** Methods whose answer depends only on code and fixed data: cached for `fixedTtlMs`. */
 const FIXED_METHODS: ReadonlySet<string> = new Set([
   "get_wallet_address",
@@ -62,6 +85,8 @@ export type ToncenterRunnerOptions = {
   readonly ttlMs: number;
   /** Answers fixed by code and initial data (addresses, pool type). */
   readonly fixedTtlMs: number;
+  /** Every get-method read now: no cache, no shared in-flight read (default false). */
+  readonly uncached?: boolean;
 };
 
 type Cached = { exit_code: number; stack: V3RunGetMethodResult["stack"] };
@@ -106,6 +131,10 @@ export function toncenterGetMethodRunner(options: ToncenterRunnerOptions): GetMe
     const argsKey =
       args.length === 0 ? "" : createHash("sha256").update(JSON.stringify(body.stack)).digest("hex");
     const id = `${body.address}:${method}${argsKey === "" ? "" : `:${argsKey}`}`;
+    if (options.uncached === true) {
+      const result = await http.post(RUN_GET_METHOD_PATH, body, v3RunGetMethodResult);
+      return { exit_code: result.exit_code, stack: result.stack };
+    }
     const ns = FIXED_METHODS.has(method) ? fixed : state;
     const hit = await ns.get(id);
     if (hit !== undefined) return hit;
@@ -118,6 +147,18 @@ export function toncenterGetMethodRunner(options: ToncenterRunnerOptions): GetMe
   }
 
   return {
+    uncached: () => toncenterGetMethodRunner({ ...options, uncached: true }),
+    async lastTransaction(address) {
+      const query = { account: rawOf(address), limit: "1", offset: "0", sort: "desc" };
+      const [tx] = (await http.get(TRANSACTIONS_PATH, query, lastTransactions)).transactions;
+      if (tx === undefined) return null;
+      return {
+        lt: BigInt(tx.lt),
+        hash: base64ToHex(tx.hash),
+        utime: tx.now,
+        mcSeqno: tx.mc_block_seqno ?? 0,
+      };
+    },
     async runGetMethod(address, method, args): Promise<GetMethodRun> {
       const { exit_code, stack } = await run(address, method, args);
       try {

@@ -26,7 +26,15 @@ import {
   type Operation,
 } from "../../dex/classify/index.ts";
 import { v2LayoutsOf } from "../../dex/pool-data.ts";
-import type { AssetRow, FactRows, PoolRow, RouterRow, UnknownMessageRow } from "../../schemas/facts.ts";
+import { poolStateColumns } from "../../dex/pool-state-row.ts";
+import type {
+  AssetRow,
+  FactRows,
+  PoolRow,
+  PoolStateRow,
+  RouterRow,
+  UnknownMessageRow,
+} from "../../schemas/facts.ts";
 import {
   isRejected,
   type RawMessage,
@@ -40,7 +48,7 @@ import { type PoolReport, PoolTracker } from "./pool-state.ts";
 import { blockRow, transactionsRows } from "./transaction-rows.ts";
 import { TraceWindow } from "./window.ts";
 
-export type { CoreLookups, RouterInfo } from "./lookups.ts";
+export type { ChainPoolState, CoreLookups, RouterInfo } from "./lookups.ts";
 
 export type CoreOptions = {
   windowBlocks: number;
@@ -56,7 +64,18 @@ export type CoreOptions = {
   resumedAfter?: number;
 };
 
-export type CoreResult = { rows: FactRows; poolReports: PoolReport[] };
+/**
+ * A pool the tracker could not follow (a report), re-read from the chain: `resynced` at `lt`; `unavailable`
+ * when the chain could not say; `behind` when the read was older than a transaction already processed.
+ */
+export type PoolResync = {
+  pool: string;
+  reason: PoolReport["kind"];
+  outcome: "resynced" | "unavailable" | "behind";
+  lt: bigint | null;
+};
+
+export type CoreResult = { rows: FactRows; poolReports: PoolReport[]; poolResyncs?: PoolResync[] };
 
 /** Opcodes of router → v2 pool messages that may deploy a pool (they carry its StateInit). */
 const V2_POOL_KINDS =
@@ -117,6 +136,7 @@ export class ProcessorCore {
     const rejected = records.filter(isRejected).map(rejectedRow);
     await this.#resolvePoolTypes(txs);
     const pools = this.#tracker.applyBatch(txs, this.#cellOf);
+    const resynced = await this.#resync(pools.reports, txs);
     this.#window.add(txs);
     const step = this.#window.step(
       (batch) => classify(batch, { jettonMasters: this.#assets.hints(), memo: this.#memo }),
@@ -131,7 +151,7 @@ export class ProcessorCore {
     });
     const known = await this.#assets.rows(ops);
     const routers = await this.#routerRows(ops);
-    const poolRows = this.#poolRows([...pools.pools, ...opPoolRows(ops)]);
+    const poolRows = this.#poolRows([...pools.pools, ...resynced.pools, ...opPoolRows(ops)]);
     const tx = transactionsRows(txs);
     return {
       rows: {
@@ -139,13 +159,71 @@ export class ProcessorCore {
         blocks: step.evicted.map((b) => blockRow({ ...b, utime: maxNow(b.transactions) })),
         ...opRows,
         unknown_messages: [...opRows.unknown_messages, ...rejected],
-        pool_states: pools.poolStates,
+        pool_states: [...pools.poolStates, ...resynced.states],
         pools: poolRows,
         assets: known,
         routers,
       },
       poolReports: pools.reports,
+      poolResyncs: resynced.resyncs,
     };
+  }
+
+  /**
+   * Every pool a report left waiting (unknown state at first sight, a mismatch, an op not modelled) is read
+   * from the chain once, paired with its last transaction's lt: the tracker restarts from that state and
+   * skips every transaction up to that lt. A read older than a transaction of this batch is not used (the
+   * transactions between would be lost); the pool then waits for its next report.
+   */
+  async #resync(
+    reports: readonly PoolReport[],
+    txs: readonly RawTransaction[],
+  ): Promise<{ resyncs: PoolResync[]; states: PoolStateRow[]; pools: PoolRow[] }> {
+    const out = { resyncs: [] as PoolResync[], states: [] as PoolStateRow[], pools: [] as PoolRow[] };
+    const read = this.#lookups.poolState;
+    if (read === undefined || reports.length === 0) return out;
+    const waiting = new Set(this.#tracker.needsResync());
+    const lastLt = new Map<string, bigint>();
+    for (const tx of txs) {
+      const lt = BigInt(tx.lt);
+      if ((lastLt.get(tx.account) ?? -1n) < lt) lastLt.set(tx.account, lt);
+    }
+    for (const report of reports) {
+      const { pool, kind: reason } = report;
+      const dex = this.#tracker.dexOf(pool);
+      if (!waiting.delete(pool) || dex === undefined) continue;
+      const chain = await read.call(this.#lookups, pool, dex);
+      if (chain === null || chain.lt < (lastLt.get(pool) ?? 0n)) {
+        const outcome = chain === null ? "unavailable" : "behind";
+        out.resyncs.push({ pool, reason, outcome, lt: chain?.lt ?? null });
+        continue;
+      }
+      this.#tracker.resync(pool, chain.state, chain.lt, chain.info);
+      const p = this.#tracker.get(pool)!;
+      out.resyncs.push({ pool, reason, outcome: "resynced", lt: chain.lt });
+      out.states.push({
+        pool,
+        lt: chain.lt,
+        tx_hash: chain.txHash,
+        mc_seqno: chain.mcSeqno,
+        utime: chain.utime,
+        ...poolStateColumns(chain.state),
+      });
+      out.pools.push({
+        pool,
+        router: p.router,
+        dex,
+        pool_type: chain.state.type,
+        token0_wallet: p.token0Wallet,
+        token1_wallet: p.token1Wallet,
+        token0_master: null,
+        token1_master: null,
+        created_lt: null,
+        created_utime: null,
+        version: chain.lt,
+      });
+    }
+    return out;
   }
 
   /** v2 pools seen deploying: ask their type once, before the tracker needs it. */

@@ -137,11 +137,18 @@ export class PoolTracker {
     return [...stale, ...this.#unknown];
   }
 
+  /** The DEX generation of a pool this tracker tracks or saw with an unknown state (undefined: neither). */
+  dexOf(pool: string): "v1" | "v2" | undefined {
+    const p = this.#pools.get(pool);
+    return p === undefined ? this.#identities.get(pool)?.dex : dexOf(p);
+  }
+
   /** Reset a pool to a state read from the chain as of `lt`; transactions up to `lt` are then skipped. */
   resync(pool: string, state: PoolState, lt: bigint, info?: PoolInfo): void {
-    const old = this.#pools.get(pool);
-    const known = info ?? old ?? { router: null, token0Wallet: null, token1Wallet: null };
-    const { router, token0Wallet, token1Wallet } = known;
+    // what `info` leaves null (a v1 pool's data names no router) is what the pool already showed of itself
+    const seen = this.#pools.get(pool) ?? this.#identities.get(pool)?.identity;
+    const pick = (k: keyof PoolInfo) => info?.[k] ?? seen?.[k] ?? null;
+    const [router, token0Wallet, token1Wallet] = [pick("router"), pick("token0Wallet"), pick("token1Wallet")];
     this.#pools.set(pool, { pool, router, token0Wallet, token1Wallet, state, lt, status: "live" });
     this.#unknown.delete(pool);
     this.#identities.delete(pool);
