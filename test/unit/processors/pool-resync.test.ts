@@ -7,12 +7,14 @@
  *   and its transactions skipped; a null answer leaves it unknown; a read older than the batch is not used;
  * - a devnet market whose processor starts mid-run, its lookup answering from the devnet's ChainState (the
  *   production `chainStateLookups`): every pool then equals ChainState at the end, with no mismatch;
+ * - a devnet payout tampered by one unit: a mismatch, the pool read again, then followed to ChainState exactly;
  * - the lt read before and after the get-methods must agree (`poolStateAsOfLastTransaction`).
  */
-import type { Address } from "@ton/core";
+import { type Address, Cell } from "@ton/core";
 import test from "ava";
 import { poolState } from "../../../dex/amm/index.ts";
 import type { ChainState, LastTransaction } from "../../../dex/chain-state.ts";
+import { decodeBody, encodeBody, STONFI_V2_OP } from "../../../dex/codecs/index.ts";
 import { applyLibraryPatches } from "../../../infra/library-patches/index.ts";
 import { Devnet } from "../../../ingest/devnet/devnet.ts";
 import {
@@ -217,5 +219,60 @@ test("devnet: a processor that starts mid-run reads each pool once, then follows
     "later transactions change the state",
   );
   t.log(`${resyncs.length} pools read; ${applied.length} state rows`);
+  await assertMatchesChain(t, runOf(devnet, txs), core.tracker);
+});
+
+/** A copy of `tx` whose first v2 `pay_to` asks for one more unit of its non-zero side. */
+function tamperPayTo(tx: RawTransaction): RawTransaction {
+  const out_msgs = [...tx.out_msgs];
+  const i = out_msgs.findIndex((m) => m.opcode === STONFI_V2_OP.pay_to);
+  const body = decodeBody(Cell.fromBase64(out_msgs[i]!.body_boc), { dex: "v2" });
+  if (body.kind !== "stonfi.v2.pay_to") throw new Error(body.kind);
+  const more =
+    body.amount0Out > 0n ? { amount0Out: body.amount0Out + 1n } : { amount1Out: body.amount1Out + 1n };
+  const boc = encodeBody({ ...body, ...more })
+    .toBoc()
+    .toString("base64");
+  out_msgs[i] = { ...out_msgs[i]!, body_boc: boc };
+  return { ...tx, out_msgs };
+}
+
+test("devnet: a payout the tracked state does not predict is a mismatch; the pool is read again and followed exactly", async (t) => {
+  const devnet = new Devnet({ seed: 2 });
+  const core = new ProcessorCore({
+    windowBlocks: 8,
+    lookups: chainStateLookups(withLastTransaction(devnet)),
+  });
+  const txs: RawTransaction[] = [];
+  const results: CoreResult[] = [];
+  let tampered: RawTransaction | undefined;
+  for (let i = 0; i < 60 || devnet.pending > 0; i++) {
+    const block = i < 60 ? await devnet.nextBlock() : devnet.drainBlock();
+    txs.push(...block.transactions);
+    const target =
+      i >= 30 && tampered === undefined
+        ? block.transactions.find(
+            (tx) =>
+              tx.in_msg?.opcode === STONFI_V2_OP.swap &&
+              tx.out_msgs.some((m) => m.opcode === STONFI_V2_OP.pay_to),
+          )
+        : undefined;
+    if (target !== undefined) tampered = target;
+    const batch = block.transactions.map((tx) => (tx === target ? tamperPayTo(tx) : tx));
+    results.push(await core.process(batch));
+  }
+  t.not(tampered, undefined);
+  const reports = results.flatMap((r) => r.poolReports);
+  t.deepEqual(
+    reports.map((r) => [r.kind, r.pool, r.lt]),
+    [["mismatch", tampered!.account, BigInt(tampered!.lt)]],
+  );
+  const resyncs = results.flatMap((r) => r.poolResyncs ?? []);
+  t.deepEqual(
+    resyncs.map((r) => [r.pool, r.reason, r.outcome]),
+    [[tampered!.account, "mismatch", "resynced"]],
+  );
+  t.true(resyncs[0]!.lt! >= BigInt(tampered!.lt));
+  t.deepEqual(core.tracker.needsResync(), []);
   await assertMatchesChain(t, runOf(devnet, txs), core.tracker);
 });
