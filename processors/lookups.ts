@@ -78,7 +78,13 @@ export function chainStateLookups(
         const d = await s.getV2PoolData(Address.parseRaw(pool));
         return d === null ? null : V2_CONTRACT_POOL_TYPES[d.poolType];
       })) ?? undefined,
-    poolState: (pool, dex) => safe(`pool state ${pool}`, (s) => poolStateAsOfLastTransaction(s, pool, dex)),
+    // only a chain state that tells an account's last transaction can pair a pool's state with an lt
+    ...(state?.getLastTransaction === undefined
+      ? {}
+      : {
+          poolState: (pool: string, dex: "v1" | "v2") =>
+            safe(`pool state ${pool}`, (s) => poolStateAsOfLastTransaction(s, pool, dex)),
+        }),
   };
 }
 

@@ -173,6 +173,10 @@ test("the state is used only when the last transaction's lt is the same before a
   t.is(await poolStateAsOfLastTransaction(twice.chain, address, "v2"), null, "then gives up");
   t.is(twice.calls.n, 4);
   t.is(await poolStateAsOfLastTransaction(devnet.state, address, "v2"), null, "no lt: no state");
+  // a chain state that cannot tell a last transaction (the devnet's, none in a replay) offers no pool reads
+  t.is(chainStateLookups(devnet.state).poolState, undefined);
+  t.is(chainStateLookups(null).poolState, undefined);
+  t.not(chainStateLookups(same.chain).poolState, undefined);
 });
 
 /** The devnet's ChainState plus each account's last transaction, read from the devnet chain now. */
