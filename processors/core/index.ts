@@ -169,11 +169,15 @@ export class ProcessorCore {
     };
   }
 
+  /** Why each pool waits for a read from the chain (the kind of the report that stopped it). */
+  readonly #waiting = new Map<string, PoolReport["kind"]>();
+
   /**
    * Every pool a report left waiting (unknown state at first sight, a mismatch, an op not modelled) is read
-   * from the chain once, paired with its last transaction's lt: the tracker restarts from that state and
-   * skips every transaction up to that lt. A read older than a transaction of this batch is not used (the
-   * transactions between would be lost); the pool then waits for its next report.
+   * from the chain, once per batch with a transaction of it, paired with its last transaction's lt: the
+   * tracker restarts from that state and skips every transaction up to that lt. A read older than a
+   * transaction of this batch is not used (the transactions between would be lost), and a pool the chain
+   * could not answer for is asked again at its next transaction.
    */
   async #resync(
     reports: readonly PoolReport[],
@@ -181,17 +185,17 @@ export class ProcessorCore {
   ): Promise<{ resyncs: PoolResync[]; states: PoolStateRow[]; pools: PoolRow[] }> {
     const out = { resyncs: [] as PoolResync[], states: [] as PoolStateRow[], pools: [] as PoolRow[] };
     const read = this.#lookups.poolState;
-    if (read === undefined || reports.length === 0) return out;
-    const waiting = new Set(this.#tracker.needsResync());
+    if (read === undefined) return out;
+    for (const r of reports) this.#waiting.set(r.pool, r.kind);
     const lastLt = new Map<string, bigint>();
     for (const tx of txs) {
       const lt = BigInt(tx.lt);
       if ((lastLt.get(tx.account) ?? -1n) < lt) lastLt.set(tx.account, lt);
     }
-    for (const report of reports) {
-      const { pool, kind: reason } = report;
+    for (const pool of this.#tracker.needsResync()) {
       const dex = this.#tracker.dexOf(pool);
-      if (!waiting.delete(pool) || dex === undefined) continue;
+      if (!lastLt.has(pool) || dex === undefined) continue;
+      const reason = this.#waiting.get(pool) ?? "unknown_pool";
       const chain = await read.call(this.#lookups, pool, dex);
       if (chain === null || chain.lt < (lastLt.get(pool) ?? 0n)) {
         const outcome = chain === null ? "unavailable" : "behind";
@@ -199,6 +203,7 @@ export class ProcessorCore {
         continue;
       }
       this.#tracker.resync(pool, chain.state, chain.lt, chain.info);
+      this.#waiting.delete(pool);
       const p = this.#tracker.get(pool)!;
       out.resyncs.push({ pool, reason, outcome: "resynced", lt: chain.lt });
       out.states.push({

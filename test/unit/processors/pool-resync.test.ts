@@ -139,6 +139,10 @@ test("mainnet traces: a lookup answering null, or a read older than the batch, l
     t.deepEqual(new Set(core.tracker.needsResync()), unknown);
     t.deepEqual(r.rows.pool_states ?? [], []);
     for (const pool of unknown) t.is(core.tracker.get(pool), undefined);
+    // asked again at the pool's next transaction (here: the same ones again), once per batch
+    const again = await core.process(trace.txs);
+    t.deepEqual((again.poolResyncs ?? []).map((x) => x.pool).sort(), [...unknown].sort());
+    t.deepEqual(new Set((again.poolResyncs ?? []).map((x) => x.reason)), new Set(["unknown_pool"]));
   }
 });
 
