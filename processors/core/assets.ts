@@ -4,7 +4,7 @@
  * `assets` row per jetton or pTON master at first sight, with its TEP-64 metadata.
  */
 import type { Asset, Operation } from "../../dex/classify/index.ts";
-import type { AssetRow, PoolRow, RouterRow } from "../../schemas/facts.ts";
+import type { AssetRow, PoolRow } from "../../schemas/facts.ts";
 import type { CoreLookups } from "./lookups.ts";
 
 export type AssetLearner = {
@@ -16,10 +16,11 @@ export type AssetLearner = {
   rows(ops: readonly Operation[]): Promise<AssetRow[]>;
   poolMasters(pool: PoolRow): Pick<PoolRow, "token0_master" | "token1_master">;
   /**
-   * After a restart: what the stored rows say of router wallets — a pool's token wallets and masters, a
-   * router's pTON wallet and master — so the core knows after a restart what it had learned before it.
+   * After a restart: what the stored pool rows say of router wallets (a token wallet and its master, as
+   * this learner resolved them), so the core knows after a restart what it had learned before it. Not a
+   * router row's pTON master: that is the classifier's guess, which a lookup overrides (see `fill`).
    */
-  restore(rows: { pools: readonly PoolRow[]; routers: readonly RouterRow[] }): void;
+  restore(rows: { pools: readonly PoolRow[] }): void;
 };
 
 const ASSET_KEYS = ["offer", "ask", "asset", "asset0", "asset1"] as const;
@@ -70,7 +71,6 @@ export function createAssetLearner(lookups: Pick<CoreLookups, "walletMaster" | "
         learn(p.token0_wallet, p.token0_master);
         learn(p.token1_wallet, p.token1_master);
       }
-      for (const r of rows.routers) learn(r.pton_wallet, r.pton_master);
     },
     hints: () => masters,
     async enrich(ops) {

@@ -81,9 +81,8 @@ test("backfill (with faults and a restart) then start: the same operations as re
   const quiet = { ...process.env, LOG_LEVEL: "warn", BATCH_MAX_MS: "5" };
 
   // The reference: tondex replay of the trace files, one process per file in chain order, as the backfills
-  // below run one process per range. (A processor restart forgets what earlier runs learnt beyond the
-  // store: replaying all files in one process names one more swap's ask_master, 499d15c3…, which per-file
-  // replays and per-range backfills alike leave null.)
+  // below run one process per range (a restarted processor knows what its stored pool rows say of wallets'
+  // masters, nothing more of what an earlier process learnt).
   const replayDir = join(dir, "replay");
   const inChainOrder = [...traces].sort(
     (a, b) => (a.file.trace as TraceInfo).mc_seqno_start - (b.file.trace as TraceInfo).mc_seqno_start,
