@@ -91,6 +91,7 @@ function decorate(
       400: errorResponse("invalid parameter (the message and details name the field)"),
       404: errorResponse("unknown address or route"),
       422: errorResponse("well-formed, but no pool can answer it"),
+      431: errorResponse("request line or headers too large (the URL is limited to about 16 KB)"),
       503: errorResponse("a backing service is unavailable"),
     },
   })(target, name, descriptor);

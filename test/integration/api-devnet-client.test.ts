@@ -17,6 +17,12 @@ import { ASSETS, TON_SYMBOL } from "../../ingest/devnet/sim/catalog.ts";
 import { type PoolHandle, readPool } from "../../ingest/devnet/sim/pools.ts";
 import { V2_ROUTERS } from "../../ingest/devnet/sim/types.ts";
 import { assetListResponse, assetResponse, assetV2ListResponse } from "../../schemas/api/assets.ts";
+import {
+  eventsResponse,
+  assetResponse as feedAssetResponse,
+  latestBlockResponse,
+  pairResponse,
+} from "../../schemas/api/dexscreener.ts";
 import { poolListResponse, poolResponse } from "../../schemas/api/pools.ts";
 import {
   jettonAddressResponse,
@@ -834,6 +840,33 @@ function devnetRoutes(
       path: `/v1/wallets/${fr(c.referrer)}/fee_vaults`,
       schema: feeVaultsResponse,
     },
+    ...["/export/dexscreener/v1", "/export/aggregator_b/v1"].flatMap((base) => [
+      {
+        method: "GET" as const,
+        template: `${base}/latest-block`,
+        path: `${base}/latest-block`,
+        schema: latestBlockResponse,
+      },
+      {
+        method: "GET" as const,
+        template: `${base}/asset/{address}`,
+        path: `${base}/asset/${usd}`,
+        schema: feedAssetResponse,
+      },
+      {
+        method: "GET" as const,
+        template: `${base}/pair/{address}`,
+        path: `${base}/pair/${fr(pool.address)}`,
+        schema: pairResponse,
+      },
+      {
+        method: "GET" as const,
+        // The first blocks: stored (the feed serves up to its latest block, which trails the index).
+        template: `${base}/events`,
+        path: `${base}/events?fromBlock=${blocks[0]!.mc_seqno}&toBlock=${blocks[0]!.mc_seqno + 3}`,
+        schema: eventsResponse,
+      },
+    ]),
   ];
 }
 
