@@ -25,6 +25,24 @@ export const seconds = z.union([z.number().int(), z.string().regex(/^\d+$/).tran
 export const str = z.string();
 export const nstr = z.string().nullable();
 
+/** An asset column's kind (null where the fact does not name the asset). */
+export const assetKind = z.enum(["jetton", "ton"]).nullable();
+
+/**
+ * An operation's two assets in pool order (`a` = token0 side) and their amounts, as the operation and feed
+ * queries select them (`tokenAssetSql` columns: kind, jetton master, router wallet).
+ */
+export const assetPairColumns = {
+  a_kind: assetKind,
+  a_master: nstr,
+  a_wallet: nstr,
+  b_kind: assetKind,
+  b_master: nstr,
+  b_wallet: nstr,
+  amount_a: big,
+  amount_b: big,
+};
+
 /**
  * The asset address of a pool token, as the API names it: native TON (the zero address) for the pTON
  * side — recognised by the router's pTON wallet or master, or an `assets` row of kind `pton` — else the

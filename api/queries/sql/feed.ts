@@ -23,12 +23,19 @@ import { z } from "zod";
 import type { Store } from "../../../infra/store/client.ts";
 import { feedAsset } from "../../mappers/dexscreener.ts";
 import type { FeedBlock, FeedEventRecord } from "../../read-model.ts";
-import { assetAddress, big, nstr, POOLS_WITH_ROUTER, seconds, str, tokenAssetSql } from "./common.ts";
+import {
+  assetAddress,
+  assetPairColumns,
+  big,
+  nstr,
+  POOLS_WITH_ROUTER,
+  seconds,
+  str,
+  tokenAssetSql,
+} from "./common.ts";
 import { aIsToken0 } from "./operation-records.ts";
 import { selectStatesAt, selectTracePaths, stateKey } from "./operations.ts";
 import { selectAssets } from "./reference.ts";
-
-const assetKind = z.enum(["jetton", "ton"]).nullable();
 
 const feedRow = z.object({
   kind: z.enum(["swap", "join", "exit"]),
@@ -40,14 +47,7 @@ const feedRow = z.object({
   block_utime: seconds.nullable(),
   pool: str,
   maker: nstr,
-  a_kind: assetKind,
-  a_master: nstr,
-  a_wallet: nstr,
-  b_kind: assetKind,
-  b_master: nstr,
-  b_wallet: nstr,
-  amount_a: big,
-  amount_b: big,
+  ...assetPairColumns,
   token0_wallet: nstr,
   token1_wallet: nstr,
   token0: nstr,

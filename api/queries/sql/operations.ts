@@ -16,10 +16,8 @@
 import { z } from "zod";
 import type { Store } from "../../../infra/store/client.ts";
 import type { OperationFilter, OperationType, RawAddress } from "../../read-model.ts";
-import { big, nstr, POOLS_WITH_ROUTER, seconds, str, tokenAssetSql } from "./common.ts";
+import { assetPairColumns, big, nstr, POOLS_WITH_ROUTER, seconds, str, tokenAssetSql } from "./common.ts";
 import { STATE_COLUMNS, stateRow } from "./pools.ts";
-
-const assetKind = z.enum(["jetton", "ton"]).nullable();
 
 export const operationRow = z.object({
   type: z.enum(["Swap", "SendLiquidity", "AddLiquidity", "WithdrawLiquidity", "RefundLiquidity"]),
@@ -34,14 +32,7 @@ export const operationRow = z.object({
   destination: nstr,
   success: z.boolean().nullable(),
   exit_name: nstr,
-  a_kind: assetKind,
-  a_master: nstr,
-  a_wallet: nstr,
-  b_kind: assetKind,
-  b_master: nstr,
-  b_wallet: nstr,
-  amount_a: big,
-  amount_b: big,
+  ...assetPairColumns,
   /** LP burned (withdraw) or minted (mint); null otherwise or when not stated. */
   lp_amount: big.nullable(),
   /** null: the operation's messages did not state it (the classifier leaves it null for swaps). */
