@@ -50,6 +50,7 @@ const BY_NAME: Readonly<Record<string, Kind>> = {
 /** `{address}` means a different thing on each route. */
 const ADDRESS_BY_PATH: ReadonlyArray<readonly [RegExp, Kind]> = [
   [/^\/v1\/pools\//, "pool"],
+  [/^\/export\/[^/]+\/v1\/pair\//, "pool"],
   [/^\/v1\/routers\//, "router"],
   [/^\/v1\/(assets|jetton)\//, "jetton"],
 ];
