@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // Entry point of the `tondex` CLI. The project is TypeScript run through tsx (no build step):
 // register tsx's ESM loader, then hand over to the typed CLI in main.ts.
+import { fileURLToPath } from "node:url";
 import { register } from "tsx/esm/api";
 
-register();
+// The project's tsconfig wherever the CLI is started from: tsx would otherwise look for one in the
+// working directory, and without it the routes' (legacy) decorators are compiled as standard ones.
+register({ tsconfig: fileURLToPath(new URL("../tsconfig.json", import.meta.url)) });
 // A closed pipe (`tondex amm file | head`) is a normal way for a reader to stop: exit quietly.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on("error", (e) => {
