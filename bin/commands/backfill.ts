@@ -13,6 +13,7 @@ import type { CliIo } from "../io.ts";
 import { mainnetSourceOf, toncenterClientOf } from "../mainnet.ts";
 import { startPipeline } from "../pipeline.ts";
 import { createProgress } from "../progress.ts";
+import { runToEnd } from "../run-to-end.ts";
 
 const USAGE = "usage: tondex backfill --from SEQNO --to SEQNO [--option value ...]";
 
@@ -82,20 +83,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     toncenter: client,
     onBlock: (b) => progress.tick(b.mc_seqno, b.transactions.length),
   });
-  const stop = () => void pipeline.stop();
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
-  try {
-    const result = await pipeline.done;
-    progress.done();
-    io.stdout(`${JSON.stringify({ ...result, from: range.from, to: range.to })}\n`);
-    return result.finished ? 0 : 1;
-  } catch (error) {
-    io.stderr(`tondex backfill: ${(error as Error).message}\n`);
-    return 1;
-  } finally {
-    process.off("SIGINT", stop);
-    process.off("SIGTERM", stop);
-    await pipeline.store.close();
-  }
+  return runToEnd(pipeline, {
+    command: "backfill",
+    io,
+    progress,
+    report: (result) => ({
+      line: { ...result, from: range.from, to: range.to },
+      exitCode: result.finished ? 0 : 1,
+    }),
+  });
 }

@@ -13,6 +13,7 @@ import { configHelp, loadConfig } from "../config.ts";
 import type { CliIo } from "../io.ts";
 import { startPipeline } from "../pipeline.ts";
 import { createProgress } from "../progress.ts";
+import { runToEnd } from "../run-to-end.ts";
 
 export async function run(args: string[], io: CliIo): Promise<number> {
   if (args.includes("--help") || args.includes("-h")) {
@@ -46,20 +47,10 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     metrics: createMetrics(),
     onBlock: (b) => progress.tick(b.mc_seqno, b.transactions.length),
   });
-  const stop = () => void pipeline.stop();
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
-  try {
-    const result = await pipeline.done;
-    progress.done();
-    io.stdout(`${JSON.stringify(result)}\n`);
-    return 0;
-  } catch (error) {
-    io.stderr(`tondex replay: ${(error as Error).message}\n`);
-    return 1;
-  } finally {
-    process.off("SIGINT", stop);
-    process.off("SIGTERM", stop);
-    await pipeline.store.close();
-  }
+  return runToEnd(pipeline, {
+    command: "replay",
+    io,
+    progress,
+    report: (result) => ({ line: result, exitCode: 0 }),
+  });
 }
