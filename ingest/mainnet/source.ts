@@ -13,7 +13,7 @@
  * the facts) is the resume point, so the cursor only ever covers blocks this generator yielded.
  */
 import type { ChainState } from "../../dex/chain-state.ts";
-import { errorMessage, isRetryable, NonRetryableError } from "../../infra/errors.ts";
+import { errorMessage, isRetryable, NonRetryableError, RetryableError } from "../../infra/errors.ts";
 import type { Logger } from "../../infra/log.ts";
 import { backoffDelayMs, sleep as realSleep } from "../../infra/retry.ts";
 import { type ToncenterClient, ToncenterHttpError } from "../../infra/toncenter/client.ts";
@@ -141,6 +141,21 @@ export function createMainnetSource(options: MainnetSourceOptions): MainnetSourc
             { seqno, limit, offset, sort: "asc" },
             v3TransactionsPage,
           );
+          if (page.transactions.length === 0 && offset > 0) {
+            // After full pages, an empty one is the end of a block whose size is a multiple of the page
+            // size — or a load-balanced replica that does not have the block yet. One that has it answers
+            // the block's last transaction alone at `offset - 1`; anything else reads the block again.
+            const last = await client.get(
+              V3_PATHS.transactionsByMasterchainBlock,
+              { seqno, limit, offset: offset - 1, sort: "asc" },
+              v3TransactionsPage,
+            );
+            if (last.transactions.length !== 1)
+              throw new RetryableError(
+                `block ${seqno}: an empty page at offset ${offset} is not the block's end`,
+              );
+            break;
+          }
           for (const [i, item] of page.transactions.entries()) {
             const mapped = mapOne(item, seqno, `toncenter:block ${seqno}[${offset + i}]`);
             if ("version" in mapped) rejected.set(mapped.raw, mapped);

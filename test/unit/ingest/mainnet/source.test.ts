@@ -251,3 +251,28 @@ test("a transaction v3 answers in a shape the mapping cannot take travels as a r
   t.is(rejected.raw, JSON.stringify(odd));
   t.regex(rejected.reason, /^toncenter transaction: \/hash: expected base64/);
 });
+
+test("a replica without the block answering a later page empty does not end the block early", async (t) => {
+  const trace = loadTrace("mixed-dedust-coffee-stonfi-v2.json");
+  const { mc_seqno_start: from, mc_seqno_end: to } = trace.file.trace as {
+    mc_seqno_start: number;
+    mc_seqno_end: number;
+  };
+  // Every block's first answer past its first page comes from a replica that lacks the block.
+  const lagged = new Set<string>();
+  const faults = ({ path, query }: { path: string; query: URLSearchParams }): Fault | null => {
+    if (path !== "/api/v3/transactionsByMasterchainBlock" || query.get("offset") === "0") return null;
+    const seqno = query.get("seqno")!;
+    if (lagged.has(seqno)) return null;
+    lagged.add(seqno);
+    return { kind: "empty" };
+  };
+  const { mainnet, server } = await setup(t, { faults }, { start: { seqno: from }, to, pageLimit: 3 });
+  const blocks = await collect(mainnet.blocks(0));
+  const hashes = blocks.flatMap((b) =>
+    b.transactions.filter((x) => x.account !== ELECTOR).map((x) => x.hash),
+  );
+  t.deepEqual(new Set(hashes).size, hashes.length, "no duplicate");
+  t.deepEqual([...hashes].sort(), trace.txs.map((x) => x.hash).sort(), "every transaction of every block");
+  t.true((server.stats.faults.get("empty") ?? 0) > 0);
+});
