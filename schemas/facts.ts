@@ -80,6 +80,9 @@ const payout = {
   payout_tx_hash: nullable(str),
 };
 
+/** Migration 008 on swaps and liquidity: the export feed's maker and the pool's reserves after the event. */
+const feedColumns = { maker: nullable(str), reserve0_after: nullable(u256), reserve1_after: nullable(u256) };
+
 export const blocks = table("blocks", ["mc_seqno"], {
   mc_seqno: u32,
   utime: dateTime,
@@ -155,6 +158,8 @@ export const swaps = table("swaps", ["utime", "id"], {
   route_id: nullable(str),
   route_sender: nullable(str),
   route_receiver: nullable(str),
+  // 008: the export feed's maker and reserves after the pool transaction (null: not known when written).
+  ...feedColumns,
 });
 
 export const swapRoutes = table("swap_routes", ["utime", "id"], {
@@ -192,6 +197,8 @@ export const liquidity = table("liquidity", ["pool", "utime", "id"], {
   exit_name: nullable(str),
   success: nullable(bool),
   outcome: nullable(enumCol(["minted", "mint_failed", "refunded", "stored"])),
+  // 008, as on swaps.
+  ...feedColumns,
 });
 
 export const referralFees = table("referral_fees", ["utime", "id"], {

@@ -42,6 +42,7 @@ import {
   type RejectedRecord,
 } from "../../schemas/raw-transaction.ts";
 import { type AssetLearner, assetsOf, createAssetLearner } from "./assets.ts";
+import { ReservesAfter, traceMaker } from "./feed-columns.ts";
 import type { CoreLookups, RouterInfo } from "./lookups.ts";
 import { operationRows } from "./operation-rows.ts";
 import { type PoolReport, PoolTracker } from "./pool-state.ts";
@@ -91,6 +92,8 @@ export class ProcessorCore {
   readonly #chainPoolTypes = new Map<string, PoolType>();
   /** The window re-classifies its transactions every step; their messages are decoded once (dex/classify/message-cache.ts). */
   readonly #memo: ClassifyMemo;
+  /** Reserves after each recent pool transaction, for the feed columns of the operations it anchors. */
+  readonly #reserves = new ReservesAfter();
 
   /** `tracker` rebuilds a tracker (e.g. `PoolTracker.fromRows` after a restart) around the core's types. */
   constructor(
@@ -137,6 +140,8 @@ export class ProcessorCore {
     await this.#resolvePoolTypes(txs);
     const pools = this.#tracker.applyBatch(txs, this.#cellOf);
     const resynced = await this.#resync(pools.reports, txs);
+    this.#reserves.record(pools.poolStates);
+    this.#reserves.record(resynced.states);
     this.#window.add(txs);
     const step = this.#window.step(
       (batch) => classify(batch, { jettonMasters: this.#assets.hints(), memo: this.#memo }),
@@ -145,10 +150,27 @@ export class ProcessorCore {
     const ops = await this.#assets.enrich(step.released);
     const evicted = new Map(step.evicted.flatMap((b) => b.transactions.map((t) => [t.hash, t] as const)));
     const find = (hash: string) => this.#window.transaction(hash) ?? evicted.get(hash);
+    const evictedSenders = new Map(
+      step.evicted.flatMap((b) => b.transactions.flatMap((t) => t.out_msgs.map((m) => [m.hash, t] as const))),
+    );
+    const trace = {
+      transaction: find,
+      senderOf: (msg: string) => this.#window.senderOf(msg) ?? evictedSenders.get(msg),
+    };
     const opRows = operationRows(ops, {
       mcSeqnoOf: (hash) => find(hash)?.mc_seqno ?? 0,
       utimeOf: (hash) => find(hash)?.now ?? 0,
+      feedOf: (pool, txHash, lt, otherwise) => {
+        const r = this.#reserves.get(pool, lt);
+        return {
+          maker: traceMaker(txHash, otherwise, trace),
+          reserve0_after: r?.reserve0_after ?? null,
+          reserve1_after: r?.reserve1_after ?? null,
+        };
+      },
     });
+    const lastEvicted = step.evicted.at(-1)?.mc_seqno;
+    if (lastEvicted !== undefined) this.#reserves.prune(lastEvicted);
     const known = await this.#assets.rows(ops);
     const routers = await this.#routerRows(ops);
     const poolRows = this.#poolRows([...pools.pools, ...resynced.pools, ...opPoolRows(ops)]);

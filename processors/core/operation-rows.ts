@@ -26,8 +26,24 @@ import type {
   UnknownMessageRow,
   VaultWithdrawalRow,
 } from "../../schemas/facts.ts";
+import { type FeedColumns, NO_FEED_COLUMNS } from "./feed-columns.ts";
 
-type AnchorContext = { mcSeqnoOf: (txHash: string) => number };
+type AnchorContext = {
+  mcSeqnoOf: (txHash: string) => number;
+  /** The export feed's columns of a pool operation (./feed-columns.ts); absent: all null. */
+  feedOf?: (pool: string, txHash: string, lt: bigint, otherwise: string | null) => FeedColumns;
+};
+
+function feed(
+  ctx: AnchorContext,
+  pool: string | null,
+  op: { tx_hash: string; lt: bigint },
+  otherwise: string | null,
+) {
+  return pool === null || ctx.feedOf === undefined
+    ? NO_FEED_COLUMNS
+    : ctx.feedOf(pool, op.tx_hash, op.lt, otherwise);
+}
 
 function asset<P extends string>(p: P, a: Asset) {
   return {
@@ -105,6 +121,7 @@ function swapRow(op: SwapLeg, ctx: AnchorContext): SwapRow {
     route_id: op.route?.id ?? null,
     route_sender: op.route?.sender ?? null,
     route_receiver: op.route?.receiver ?? null,
+    ...feed(ctx, op.pool, op, op.route?.sender ?? op.sender),
   };
 }
 
@@ -155,6 +172,7 @@ function liquidityRow(
         kind: "provide",
         router: op.router,
         owner: op.sender,
+        ...feed(ctx, op.pool, op, op.sender),
         receiver: null,
         lp_account: op.lp_account,
         withdraw_kind: null,
@@ -172,6 +190,7 @@ function liquidityRow(
         kind: "mint",
         router: null,
         owner: op.user,
+        ...feed(ctx, op.pool, op, op.user),
         receiver: op.receiver,
         lp_account: null,
         withdraw_kind: null,
@@ -188,6 +207,7 @@ function liquidityRow(
         kind: "withdraw",
         router: null,
         owner: op.owner,
+        ...feed(ctx, op.pool, op, op.owner),
         receiver: null,
         lp_account: null,
         withdraw_kind: op.kind,

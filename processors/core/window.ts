@@ -31,6 +31,8 @@ export class TraceWindow {
   readonly #released = new Map<string, number>();
   readonly #mcOfTx = new Map<string, number>();
   readonly #txs = new Map<string, RawTransaction>();
+  /** Outbound message hash → the transaction in the window that sent it (trace walks). */
+  readonly #senders = new Map<string, RawTransaction>();
   /** Transactions belonging to released operations (→ anchor mc), kept for two window depths. */
   readonly #covered = new Map<string, number>();
   #head = 0;
@@ -64,6 +66,11 @@ export class TraceWindow {
     return this.#txs.get(txHash);
   }
 
+  /** The transaction still in the window that sent the message `msgHash`. */
+  senderOf(msgHash: string): RawTransaction | undefined {
+    return this.#senders.get(msgHash);
+  }
+
   transactions(): RawTransaction[] {
     return [...this.#blocks.keys()].sort((a, b) => a - b).flatMap((mc) => this.#blocks.get(mc)!);
   }
@@ -78,6 +85,7 @@ export class TraceWindow {
       block.push(tx);
       this.#mcOfTx.set(tx.hash, tx.mc_seqno);
       this.#txs.set(tx.hash, tx);
+      for (const m of tx.out_msgs) this.#senders.set(m.hash, tx);
       if (tx.mc_seqno > this.#head) this.#head = tx.mc_seqno;
     }
   }
@@ -125,6 +133,7 @@ export class TraceWindow {
       for (const tx of transactions) {
         this.#mcOfTx.delete(tx.hash);
         this.#txs.delete(tx.hash);
+        for (const m of tx.out_msgs) if (this.#senders.get(m.hash) === tx) this.#senders.delete(m.hash);
       }
     }
     for (const [id, mc] of this.#released) if (mc <= limit) this.#released.delete(id);

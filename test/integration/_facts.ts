@@ -47,6 +47,9 @@ export function swapRow(i: number, overrides: Partial<SwapRow> = {}): SwapRow {
     route_id: null,
     route_sender: null,
     route_receiver: null,
+    maker: null,
+    reserve0_after: null,
+    reserve1_after: null,
     ...overrides,
   };
 }
@@ -159,6 +162,9 @@ export const SAMPLE: FactRows = {
       exit_name: null,
       success: true,
       outcome: null,
+      maker: null,
+      reserve0_after: null,
+      reserve1_after: null,
     },
   ],
   referral_fees: [

@@ -173,6 +173,9 @@ function swap(n: number, pool: PoolRecord, offer: string, ask: string, o: Partia
     route_id: null,
     route_sender: null,
     route_receiver: null,
+    maker: null,
+    reserve0_after: null,
+    reserve1_after: null,
     ...o,
   };
 }
@@ -206,6 +209,9 @@ function liq(
     exit_name: null,
     success: true,
     outcome: null,
+    maker: null,
+    reserve0_after: null,
+    reserve1_after: null,
     ...o,
   };
 }

@@ -22,6 +22,9 @@ function expectedRow(op: SwapLeg, mcSeqno: number): Record<string, unknown> {
     const payout = /^payout_(.+)$/.exec(column);
     const route = /^route_(id|sender|receiver)$/.exec(column);
     if (column === "utime") out[column] = op.now;
+    // Without `feedOf` (./feed-columns.ts) the export feed's columns are not known.
+    else if (column === "maker" || column === "reserve0_after" || column === "reserve1_after")
+      out[column] = null;
     else if (route !== null) out[column] = op.route === null ? null : op.route[route[1] as "id"];
     else if (column === "mc_seqno") out[column] = mcSeqno;
     else if (flat !== null)
