@@ -23,6 +23,7 @@ import { openStore, type Store } from "../infra/store/client.ts";
 import { latestPoolStates, selectFacts } from "../infra/store/facts-reader.ts";
 import { readCursor, writeBatch } from "../infra/store/facts-writer.ts";
 import { migrate } from "../infra/store/migrate.ts";
+import { prepareRollups } from "../infra/store/rollups.ts";
 import type { ToncenterClient } from "../infra/toncenter/client.ts";
 import { createDevnetSource } from "../ingest/devnet/source.ts";
 import { runIngest } from "../ingest/loop.ts";
@@ -100,6 +101,8 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
     }));
   const migrations = await migrate(store);
   const after = (await readCursor(store)).mcSeqno ?? 0;
+  // Before the processor writes: backfill rollups of an older data dir, or roll up facts after the cursor.
+  await prepareRollups(store, { after, log: (fields, message) => logger.info(fields, message) });
   logger.info(
     { store: store.kind, version: store.version, migrations: migrations.applied, after },
     "store ready",

@@ -3,6 +3,9 @@
  * practice 8). ClickHouse has no multi-table transaction, so the cursor goes last: a stored cursor
  * implies its facts are stored. A crash in between leaves the old cursor, the batch is re-delivered and
  * re-written, and ReplacingMergeTree's deterministic keys make the second copy vanish on read.
+ *
+ * Between the facts and the cursor, the rollup buckets the facts touch are rewritten from the
+ * deduplicated facts (./rollups.ts): a stored cursor also implies the rollups of its facts are stored.
  */
 import {
   type CursorRow,
@@ -12,6 +15,7 @@ import {
   type FactTableName,
 } from "../../schemas/facts.ts";
 import type { Store, TableRows } from "./client.ts";
+import { dirtyBuckets, refreshRollups } from "./rollups.ts";
 
 export type { CursorRow };
 /** Where a batch leaves its partition; the writer stamps `written_at`. */
@@ -43,9 +47,16 @@ export async function writeBatch(
     total += tableRows.length;
   }
   const writtenAt = Math.floor((options.now ?? Date.now)() / 1000);
-  inserts.push({ table: cursor.name, rows: [{ ...position, written_at: writtenAt }] });
-  // In order, stopping at the first failure: the cursor is written only after every fact.
-  await store.insertAll(inserts);
+  const cursorRow = { table: cursor.name, rows: [{ ...position, written_at: writtenAt }] };
+  const dirty = dirtyBuckets(rows);
+  if (dirty.pool.length === 0 && dirty.referral.length === 0) {
+    // In order, stopping at the first failure: the cursor is written only after every fact.
+    await store.insertAll([...inserts, cursorRow]);
+  } else {
+    await store.insertAll(inserts);
+    await refreshRollups(store, dirty);
+    await store.insertAll([cursorRow]);
+  }
   return { rows: counts, total };
 }
 

@@ -1,0 +1,285 @@
+/**
+ * Rollups (schemas/clickhouse/009_rollups.sql) kept exact by recomputing dirty buckets.
+ *
+ * A rollup row is a pure function of the deduplicated facts of its bucket: the minute rows are rebuilt
+ * from `swaps FINAL` / `referral_fees FINAL` / `vault_withdrawals FINAL`, the hour rows from the minute
+ * rows, the day rows from the hour rows, and ReplacingMergeTree(version) keeps the newest rewrite. So no
+ * insert history (a re-delivered batch, an operation re-emitted with other contents in another batch) can
+ * count a fact twice; the only duty is to rewrite every bucket whose facts changed, which `writeBatch`
+ * does after a batch's facts and before its cursor, and `prepareRollups` does at start for facts written
+ * after the stored cursor (a crash between the facts and the cursor). Proof in infra/README.md "Rollups".
+ */
+import { z } from "zod";
+import type { FactRows } from "../../schemas/facts.ts";
+import type { Store } from "./client.ts";
+
+export const MINUTE = 60;
+export const HOUR = 3600;
+export const DAY = 86_400;
+
+/** Minute starts (unix seconds) a batch's rows touch, per rollup family. */
+export type DirtyBuckets = { readonly pool: readonly number[]; readonly referral: readonly number[] };
+
+const floorTo = (t: number, step: number) => t - (((t % step) + step) % step);
+
+function minutesOf(rows: readonly { utime: number }[] | undefined, into: Set<number>): void {
+  for (const r of rows ?? []) into.add(floorTo(r.utime, MINUTE));
+}
+
+/** The buckets a batch's facts touch: swaps for the pool rollups, fees and withdrawals for the referral ones. */
+export function dirtyBuckets(rows: FactRows): DirtyBuckets {
+  const pool = new Set<number>();
+  const referral = new Set<number>();
+  minutesOf(rows.swaps, pool);
+  minutesOf(rows.referral_fees, referral);
+  minutesOf(rows.vault_withdrawals, referral);
+  return { pool: [...pool].sort((a, b) => a - b), referral: [...referral].sort((a, b) => a - b) };
+}
+
+/**
+ * One executed-or-not swap leg per row, oriented on the pool's two router wallets sorted as strings
+ * (token_a < token_b), so a bucket needs no join. Shared by the minute rebuild and the API's reads of
+ * the sub-minute edges of a window (api/queries/stats.ts), so both aggregate the same definition.
+ */
+export const SWAP_LEGS_SQL = `
+  SELECT assumeNotNull(pool) AS pool, utime, dex, router,
+    ifNull(offer_router_wallet, '') AS ow, ifNull(ask_router_wallet, '') AS aw,
+    least(ow, aw) AS token_a, greatest(ow, aw) AS token_b,
+    ifNull(success, false) AS ok,
+    if(ow = token_a, amount_in, ifNull(amount_out, toUInt256(0))) AS amount_a,
+    if(ow = token_a, ifNull(amount_out, toUInt256(0)), amount_in) AS amount_b,
+    if(aw = token_a, ifNull(protocol_fee, toUInt256(0)), toUInt256(0)) AS protocol_fee_a,
+    if(aw = token_a, toUInt256(0), ifNull(protocol_fee, toUInt256(0))) AS protocol_fee_b,
+    protocol_fee IS NULL AS protocol_fee_null,
+    if(aw = token_a, ifNull(referral_fee, toUInt256(0)), toUInt256(0)) AS referral_fee_a,
+    if(aw = token_a, toUInt256(0), ifNull(referral_fee, toUInt256(0))) AS referral_fee_b,
+    coalesce(maker, route_sender, sender, '') AS wallet,
+    (mc_seqno, lt, id) AS ord,
+    if(amount_a > 0 AND amount_b > 0, toFloat64(amount_b) / toFloat64(amount_a), NULL) AS price
+  FROM swaps FINAL
+  WHERE pool IS NOT NULL`;
+
+/** Aggregates of legs (SWAP_LEGS_SQL) into one rollup row's columns, in the table's column order. */
+export const LEG_AGGREGATES_SQL = `
+    any(dex) AS dex, any(router) AS router, anyIf(token_a, token_a != '') AS token_a,
+    anyIf(token_b, token_b != '') AS token_b,
+    countIf(ok) AS trades, countIf(NOT ok) AS not_executed,
+    sumIf(amount_a, ok) AS volume_a, sumIf(amount_b, ok) AS volume_b,
+    sumIf(protocol_fee_a, ok) AS protocol_fee_a, sumIf(protocol_fee_b, ok) AS protocol_fee_b,
+    countIf(ok AND protocol_fee_null) AS protocol_fee_unknown,
+    sumIf(referral_fee_a, ok) AS referral_fee_a, sumIf(referral_fee_b, ok) AS referral_fee_b,
+    uniqExactStateIf(wallet, ok) AS wallets,
+    argMinStateIf((amount_a, amount_b), ord, ok) AS open,
+    argMaxStateIf((amount_a, amount_b), ord, ok) AS close,
+    max(if(ok, price, NULL)) AS high, min(if(ok, price, NULL)) AS low`;
+
+/** Rollup rows of a finer level merged into the same columns (hour from minutes, day from hours). */
+export const POOL_MERGE_SQL = `
+    any(dex) AS dex, any(router) AS router, anyIf(token_a, token_a != '') AS token_a,
+    anyIf(token_b, token_b != '') AS token_b,
+    sum(trades) AS trades, sum(not_executed) AS not_executed,
+    sum(volume_a) AS volume_a, sum(volume_b) AS volume_b,
+    sum(protocol_fee_a) AS protocol_fee_a, sum(protocol_fee_b) AS protocol_fee_b,
+    sum(protocol_fee_unknown) AS protocol_fee_unknown,
+    sum(referral_fee_a) AS referral_fee_a, sum(referral_fee_b) AS referral_fee_b,
+    uniqExactMergeState(wallets) AS wallets,
+    argMinMergeState(open) AS open, argMaxMergeState(close) AS close,
+    max(high) AS high, min(low) AS low`;
+
+/** Accruals (referral_fees) and withdrawals (vault_withdrawals) that happened, one row each. */
+export const REFERRAL_EVENTS_SQL = `
+  SELECT assumeNotNull(referrer) AS referrer, utime, ifNull(asset_router_wallet, '') AS asset_router_wallet,
+    dex, asset_kind, asset_master, amount AS accrued_amount, toUInt256(0) AS withdrawn_amount,
+    true AS is_accrual
+  FROM referral_fees FINAL WHERE referrer IS NOT NULL AND success = true
+  UNION ALL
+  SELECT assumeNotNull(owner) AS referrer, utime, ifNull(asset_router_wallet, '') AS asset_router_wallet,
+    dex, asset_kind, asset_master, toUInt256(0) AS accrued_amount, amount AS withdrawn_amount,
+    false AS is_accrual
+  FROM vault_withdrawals FINAL WHERE owner IS NOT NULL AND success = true`;
+
+const REFERRAL_AGGREGATES_SQL = `
+    any(dex) AS dex, any(asset_kind) AS asset_kind, any(asset_master) AS asset_master,
+    sum(accrued_amount) AS accrued, countIf(is_accrual) AS accruals,
+    sum(withdrawn_amount) AS withdrawn, countIf(NOT is_accrual) AS withdrawals`;
+
+const REFERRAL_MERGE_SQL = `
+    any(dex) AS dex, any(asset_kind) AS asset_kind, any(asset_master) AS asset_master,
+    sum(accrued) AS accrued, sum(accruals) AS accruals, sum(withdrawn) AS withdrawn, sum(withdrawals) AS withdrawals`;
+
+/** Newest rewrite wins: microseconds of the engine's clock (rewrites of one bucket are sequential). */
+const VERSION = "toUInt64(toUnixTimestamp64Micro(now64(6)))";
+
+/** `bucket` column filter: inside [lo, hi) and, unless `all`, one of `buckets` (unix seconds). */
+const inBuckets = (expr: string) =>
+  `${expr} >= toDateTime({lo:UInt32}, 'UTC') AND ${expr} < toDateTime({hi:UInt32}, 'UTC')
+   AND ({all:UInt8} = 1 OR has({buckets:Array(UInt32)}, toUInt32(STEP(${expr}))))`;
+
+type Family = {
+  readonly prefix: "pool_rollup" | "referral_rollup";
+  readonly key: string;
+  /** The minute rebuild from facts. */
+  readonly fromFacts: string;
+  readonly merge: string;
+};
+
+const POOL: Family = {
+  prefix: "pool_rollup",
+  key: "pool",
+  fromFacts: `SELECT pool, toStartOfMinute(utime) AS bucket, ${LEG_AGGREGATES_SQL}, ${VERSION} AS version
+    FROM (${SWAP_LEGS_SQL}) WHERE ${inBuckets("utime").replace("STEP", "toStartOfMinute")}
+    GROUP BY pool, bucket`,
+  merge: POOL_MERGE_SQL,
+};
+
+const REFERRAL: Family = {
+  prefix: "referral_rollup",
+  key: "referrer, asset_router_wallet",
+  fromFacts: `SELECT referrer, toStartOfMinute(utime) AS bucket, asset_router_wallet, ${REFERRAL_AGGREGATES_SQL},
+      ${VERSION} AS version
+    FROM (${REFERRAL_EVENTS_SQL})
+    WHERE ${inBuckets("utime").replace("STEP", "toStartOfMinute")}
+    GROUP BY referrer, bucket, asset_router_wallet`,
+  merge: REFERRAL_MERGE_SQL,
+};
+
+/** Columns of the rollup tables in insert order, per family (the SELECTs above produce them in this order). */
+const COLUMNS: Record<Family["prefix"], string> = {
+  pool_rollup:
+    "pool, bucket, dex, router, token_a, token_b, trades, not_executed, volume_a, volume_b, protocol_fee_a, " +
+    "protocol_fee_b, protocol_fee_unknown, referral_fee_a, referral_fee_b, wallets, open, close, high, low, version",
+  referral_rollup:
+    "referrer, bucket, asset_router_wallet, dex, asset_kind, asset_master, accrued, accruals, withdrawn, withdrawals, version",
+};
+
+function coarser(f: Family, from: "1m" | "1h", to: "1h" | "1d", step: string): string {
+  const cols = COLUMNS[f.prefix];
+  const keyCols = f.key.split(", ");
+  const select =
+    f.prefix === "pool_rollup"
+      ? `pool, ${step}(bucket) AS b, ${f.merge}`
+      : `referrer, ${step}(bucket) AS b, asset_router_wallet, ${f.merge}`;
+  return `INSERT INTO ${f.prefix}_${to} (${cols})
+    SELECT ${select}, ${VERSION} AS version FROM ${f.prefix}_${from} FINAL
+    WHERE ${inBuckets("bucket").replace("STEP", step)}
+    GROUP BY ${keyCols.join(", ")}, b`;
+}
+
+export type BucketSet = {
+  readonly lo: number;
+  readonly hi: number;
+  readonly buckets: readonly number[] | "all";
+};
+
+const params = (s: BucketSet) => ({
+  lo: s.lo,
+  hi: s.hi,
+  all: s.buckets === "all" ? 1 : 0,
+  buckets: s.buckets === "all" ? [] : s.buckets,
+});
+
+/** Rewrites the minutes of `minutes` (then their hours and days) of one family from the facts. */
+async function rebuild(store: Store, f: Family, minutes: BucketSet): Promise<void> {
+  await store.command(`INSERT INTO ${f.prefix}_1m (${COLUMNS[f.prefix]}) ${f.fromFacts}`, params(minutes));
+  const hours = widen(minutes, HOUR);
+  await store.command(coarser(f, "1m", "1h", "toStartOfHour"), params(hours));
+  await store.command(coarser(f, "1h", "1d", "toStartOfDay"), params(widen(hours, DAY)));
+}
+
+/** The coarser buckets holding `s`'s buckets. */
+function widen(s: BucketSet, step: number): BucketSet {
+  const lo = floorTo(s.lo, step);
+  const hi = floorTo(s.hi - 1, step) + step;
+  if (s.buckets === "all") return { lo, hi, buckets: "all" };
+  return { lo, hi, buckets: [...new Set(s.buckets.map((b) => floorTo(b, step)))] };
+}
+
+function setOf(minutes: readonly number[]): BucketSet | null {
+  if (minutes.length === 0) return null;
+  return { lo: Math.min(...minutes), hi: Math.max(...minutes) + MINUTE, buckets: minutes };
+}
+
+/** Rewrites every bucket in `dirty` (both families). Idempotent: run it as often as wanted. */
+export async function refreshRollups(store: Store, dirty: DirtyBuckets): Promise<void> {
+  const pool = setOf(dirty.pool);
+  if (pool !== null) await rebuild(store, POOL, pool);
+  const referral = setOf(dirty.referral);
+  if (referral !== null) await rebuild(store, REFERRAL, referral);
+}
+
+/** Rewrites every bucket in [lo, hi) (unix seconds) of both families. */
+export async function refreshRange(store: Store, lo: number, hi: number): Promise<void> {
+  const all: BucketSet = { lo: floorTo(lo, MINUTE), hi: floorTo(hi - 1, MINUTE) + MINUTE, buckets: "all" };
+  await rebuild(store, POOL, all);
+  await rebuild(store, REFERRAL, all);
+}
+
+const minuteRow = z.object({ m: z.coerce.number().int() });
+const spanRow = z.object({ lo: z.coerce.number().int(), hi: z.coerce.number().int(), n: z.coerce.number() });
+const statusRow = z.object({ value: z.coerce.number() });
+
+/** Minutes of the facts written after masterchain block `after` (what a crash may have left unrolled). */
+async function minutesAfter(store: Store, after: number): Promise<DirtyBuckets> {
+  const q = (sql: string) => store.query(sql, minuteRow, { after });
+  const m = (table: string) =>
+    `SELECT DISTINCT toUInt32(toStartOfMinute(utime)) AS m FROM ${table} WHERE mc_seqno > {after:UInt32} ORDER BY m`;
+  const pool = (await q(m("swaps"))).map((r) => r.m);
+  const fees = await q(m("referral_fees"));
+  const withdrawals = await q(m("vault_withdrawals"));
+  const referral = [...new Set([...fees, ...withdrawals].map((r) => r.m))].sort((a, b) => a - b);
+  return { pool, referral };
+}
+
+export type RollupLog = (fields: Record<string, unknown>, message: string) => void;
+
+/**
+ * At start, before the processor writes: a data dir whose facts predate the rollups is backfilled (day
+ * by day, with a progress line, then recorded in rollup_status); otherwise the buckets of the facts
+ * written after the stored cursor `after` are rewritten (a crash may have stored them without their
+ * rollups; re-delivery would rewrite them too, but this does not depend on it).
+ */
+export async function prepareRollups(
+  store: Store,
+  options: { after: number | null; log: RollupLog; daysPerStep?: number },
+): Promise<{ backfilled: boolean; minutes: number }> {
+  const done = await store.query(
+    "SELECT value FROM rollup_status FINAL WHERE name = 'backfilled'",
+    statusRow,
+  );
+  if (done[0]?.value !== 1) {
+    await backfill(store, options.log, options.daysPerStep ?? 7);
+    await store.insert("rollup_status", [
+      { name: "backfilled", value: 1, written_at: Math.floor(Date.now() / 1000) },
+    ]);
+    return { backfilled: true, minutes: 0 };
+  }
+  const dirty = await minutesAfter(store, options.after ?? 0);
+  await refreshRollups(store, dirty);
+  return { backfilled: false, minutes: dirty.pool.length + dirty.referral.length };
+}
+
+async function backfill(store: Store, log: RollupLog, daysPerStep: number): Promise<void> {
+  const [span] = await store.query(
+    `SELECT toUInt32(min(t)) AS lo, toUInt32(max(t)) AS hi, count() AS n FROM (
+       SELECT utime AS t FROM swaps UNION ALL SELECT utime FROM referral_fees
+       UNION ALL SELECT utime FROM vault_withdrawals)`,
+    spanRow,
+  );
+  if (span === undefined || span.n === 0) {
+    log({ days: 0 }, "rollups: nothing to backfill");
+    return;
+  }
+  const first = floorTo(span.lo, DAY);
+  const end = floorTo(span.hi, DAY) + DAY;
+  const days = (end - first) / DAY;
+  const step = daysPerStep * DAY;
+  const started = Date.now();
+  for (let lo = first; lo < end; lo += step) {
+    const hi = Math.min(lo + step, end);
+    await refreshRange(store, lo, hi);
+    log(
+      { done: (hi - first) / DAY, days, elapsedMs: Date.now() - started },
+      `rollups backfill: ${(hi - first) / DAY}/${days} days`,
+    );
+  }
+}

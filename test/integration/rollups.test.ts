@@ -1,0 +1,238 @@
+/**
+ * Rollups stay exact under what the pipeline really does (infra/store/rollups.ts): a batch re-delivered
+ * after a crash, an operation re-emitted with other contents in a differently composed batch, a crash
+ * between the facts and the cursor, and a data dir written before the rollups existed. Beside them a
+ * naive materialized view over `swaps` (analytics.md §5.2) is shown to count the same inserts wrongly.
+ * One chdb path per process: the tests share it and run serially.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import anyTest, { type TestFn } from "ava";
+import { z } from "zod";
+import { openStore, type Store } from "../../infra/store/client.ts";
+import { writeBatch } from "../../infra/store/facts-writer.ts";
+import { migrate } from "../../infra/store/migrate.ts";
+import { DAY, HOUR, prepareRollups } from "../../infra/store/rollups.ts";
+import type { ReferralFeeRow, SwapRow } from "../../schemas/facts.ts";
+import { swapRow } from "./_facts.ts";
+
+const test = anyTest as TestFn<{ dir: string; store: Store }>;
+
+const T0 = 1_763_683_200; // 2025-11-21T00:00:00Z, a day start
+const POOL = `0:${"2".repeat(64)}`;
+const WA = `0:${"6".repeat(64)}`; // offer router wallet of swapRow: the lesser, token_a
+const WB = `0:${"8".repeat(64)}`;
+
+test.before(async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), "tondex-rollups-"));
+  const store = await openStore({ clickhouseUrl: null, dataDir: dir });
+  await migrate(store);
+  // The naive design the rollups replace: a view counting what is inserted.
+  await store.command(
+    `CREATE TABLE naive_1m (pool String, bucket DateTime('UTC'), trades UInt64, volume_a UInt256)
+     ENGINE = SummingMergeTree ORDER BY (pool, bucket)`,
+  );
+  await store.command(
+    `CREATE MATERIALIZED VIEW naive_mv TO naive_1m AS SELECT assumeNotNull(pool) AS pool,
+       toStartOfMinute(utime) AS bucket, countIf(success = true) AS trades,
+       sumIf(amount_in, success = true) AS volume_a FROM swaps WHERE pool IS NOT NULL GROUP BY pool, bucket`,
+  );
+  t.context = { dir, store };
+});
+
+test.after.always(async (t) => {
+  await t.context.store?.close();
+  rmSync(t.context.dir, { recursive: true, force: true });
+});
+
+let seq = 0;
+const position = (mc_seqno: number) => ({
+  consumer: "rollups-test",
+  partition_id: 0,
+  mc_seqno,
+  next_offset: BigInt(++seq),
+});
+
+const leg = (i: number, utime: number, o: Partial<SwapRow> = {}): SwapRow =>
+  swapRow(i, {
+    utime,
+    mc_seqno: 100 + i,
+    lt: 1_000n + BigInt(i),
+    amount_in: 1_000n * BigInt(i),
+    amount_out: 7n * BigInt(i),
+    protocol_fee: BigInt(i),
+    referral_fee: 2n,
+    maker: `0:${(i % 3).toString().repeat(64)}`,
+    ...o,
+  });
+
+const rollupRow = z.object({
+  trades: z.coerce.number(),
+  not_executed: z.coerce.number(),
+  volume_a: z.string(),
+  volume_b: z.string(),
+  protocol_fee_b: z.string(),
+  referral_fee_b: z.string(),
+  wallets: z.coerce.number(),
+  open: z.tuple([z.string(), z.string()]),
+  close: z.tuple([z.string(), z.string()]),
+  token_a: z.string(),
+  token_b: z.string(),
+});
+
+async function rollup(store: Store, table: string, bucket: number) {
+  const rows = await store.query(
+    `SELECT trades, not_executed, toString(volume_a) AS volume_a, toString(volume_b) AS volume_b,
+       toString(protocol_fee_b) AS protocol_fee_b, toString(referral_fee_b) AS referral_fee_b,
+       uniqExactMerge(wallets) AS wallets,
+       [toString(argMinMerge(open).1), toString(argMinMerge(open).2)] AS open,
+       [toString(argMaxMerge(close).1), toString(argMaxMerge(close).2)] AS close, token_a, token_b
+     FROM ${table} FINAL WHERE pool = {pool:String} AND bucket = toDateTime({b:UInt32}, 'UTC')
+     GROUP BY trades, not_executed, volume_a, volume_b, protocol_fee_b, referral_fee_b, token_a, token_b`,
+    rollupRow,
+    { pool: POOL, b: bucket },
+  );
+  return rows[0] ?? null;
+}
+
+async function naive(store: Store, bucket: number) {
+  const [row] = await store.query(
+    `SELECT sum(trades) AS trades, toString(sum(volume_a)) AS volume_a FROM naive_1m
+     WHERE pool = {pool:String} AND bucket = toDateTime({b:UInt32}, 'UTC')`,
+    z.object({ trades: z.coerce.number(), volume_a: z.string() }),
+    { pool: POOL, b: bucket },
+  );
+  return row;
+}
+
+test.serial("a re-delivered batch changes no rollup; a naive view counts it twice", async (t) => {
+  const { store } = t.context;
+  const m = T0 + 10 * 60;
+  const batch = {
+    swaps: [leg(1, m + 5), leg(2, m + 30), leg(3, m + 59, { success: false, amount_out: null })],
+  };
+  await writeBatch(store, batch, position(103));
+  const once = await rollup(store, "pool_rollup_1m", m);
+  await writeBatch(store, batch, position(103)); // re-delivered after a crash before the bus commit
+  const twice = await rollup(store, "pool_rollup_1m", m);
+  const expected = {
+    trades: 2,
+    not_executed: 1,
+    volume_a: "3000",
+    volume_b: "21",
+    protocol_fee_b: "3",
+    referral_fee_b: "4",
+    wallets: 2,
+    open: ["1000", "7"] as [string, string],
+    close: ["2000", "14"] as [string, string],
+    token_a: WA,
+    token_b: WB,
+  };
+  t.deepEqual(once, expected);
+  t.deepEqual(twice, expected);
+  t.deepEqual(await rollup(store, "pool_rollup_1h", m - 10 * 60), expected);
+  t.deepEqual(await rollup(store, "pool_rollup_1d", T0), expected);
+  t.deepEqual(await naive(store, m), { trades: 4, volume_a: "6000" }, "the naive view double-counts");
+});
+
+test.serial(
+  "an operation re-emitted with other contents in another batch is counted once, as stored last",
+  async (t) => {
+    const { store } = t.context;
+    const m = T0 + 2 * HOUR;
+    await writeBatch(store, { swaps: [leg(11, m + 1), leg(12, m + 2, { amount_out: 1n })] }, position(112));
+    // After a restart the window is rebuilt: leg 12 comes again, with another payout, and with leg 13.
+    await writeBatch(
+      store,
+      { swaps: [leg(12, m + 2), leg(13, m + 3, { maker: `0:${"9".repeat(64)}` })] },
+      position(113),
+    );
+    const row = await rollup(store, "pool_rollup_1m", m);
+    t.like(row, {
+      trades: 3,
+      not_executed: 0,
+      volume_a: String(1000n * (11n + 12n + 13n)),
+      volume_b: String(7n * (11n + 12n + 13n)),
+      wallets: 3,
+      open: ["11000", "77"],
+      close: ["13000", "91"],
+    });
+    t.like(await rollup(store, "pool_rollup_1d", T0), { trades: 5, wallets: 4 });
+    t.deepEqual(await naive(store, m), { trades: 4, volume_a: String(1000n * (11n + 12n + 12n + 13n)) });
+  },
+);
+
+test.serial(
+  "facts stored without their rollups (crash before the cursor) are rolled up at start",
+  async (t) => {
+    const { store } = t.context;
+    const m = T0 + 3 * HOUR + 7 * 60;
+    // The crash: facts inserted, then nothing (no rollup rewrite, no cursor).
+    await store.insert("swaps", [leg(21, m + 4)]);
+    t.is(await rollup(store, "pool_rollup_1m", m), null);
+    const logs: string[] = [];
+    const r = await prepareRollups(store, { after: 113, log: (_f, msg) => logs.push(msg) });
+    t.deepEqual(r, { backfilled: true, minutes: 0 }, "first start on this dir: a backfill");
+    t.like(await rollup(store, "pool_rollup_1m", m), { trades: 1, volume_a: "21000" });
+    t.true(
+      logs.some((l) => /rollups backfill: 1\/1 days/.test(l)),
+      logs.join("\n"),
+    );
+    // Later crashes are caught by the cursor: facts after it are rewritten.
+    await store.insert("swaps", [leg(22, m + 9)]);
+    t.deepEqual(await prepareRollups(store, { after: 113, log: () => {} }), {
+      backfilled: false,
+      minutes: 1,
+    });
+    t.like(await rollup(store, "pool_rollup_1m", m), { trades: 2, volume_a: "43000" });
+    t.like(await rollup(store, "pool_rollup_1d", T0), { trades: 7 });
+  },
+);
+
+test.serial(
+  "referral accruals and withdrawals: exact under re-delivery, per referrer and asset",
+  async (t) => {
+    const { store } = t.context;
+    const m = T0 + DAY + 60;
+    const referrer = `0:${"c".repeat(64)}`;
+    const fee = (i: number, amount: bigint, o: Partial<ReferralFeeRow> = {}): ReferralFeeRow => ({
+      id: `fee${i}`,
+      tx_hash: "d".repeat(64),
+      lt: BigInt(i),
+      mc_seqno: 200 + i,
+      utime: m + i,
+      tx_hashes: [],
+      kind: "vault_deposit",
+      dex: "v2",
+      router: null,
+      pool: POOL,
+      vault: `0:${"e".repeat(64)}`,
+      referrer,
+      asset_kind: "jetton",
+      asset_master: `0:${"5".repeat(64)}`,
+      asset_router_wallet: WB,
+      amount,
+      query_id: 1n,
+      msg_hash: null,
+      success: true,
+      payout_to: null,
+      payout_amount: null,
+      payout_router_wallet: null,
+      payout_receiver_wallet: null,
+      payout_delivered: null,
+      payout_tx_hash: null,
+      ...o,
+    });
+    const batch = { referral_fees: [fee(1, 10n ** 30n), fee(2, 5n), fee(3, 9n, { success: false })] };
+    await writeBatch(store, batch, position(203));
+    await writeBatch(store, batch, position(203));
+    const [row] = await store.query(
+      `SELECT toString(sum(accrued)) AS accrued, sum(accruals) AS n, toString(sum(withdrawn)) AS withdrawn
+     FROM referral_rollup_1d FINAL WHERE referrer = {r:String}`,
+      z.object({ accrued: z.string(), n: z.coerce.number(), withdrawn: z.string() }),
+      { r: referrer },
+    );
+    t.deepEqual(row, { accrued: String(10n ** 30n + 5n), n: 2, withdrawn: "0" });
+  },
+);
