@@ -37,6 +37,8 @@ const exitCode = col("Int64", z.union([z.number().int(), signed.transform(Number
 const dateTime = col("DateTime('UTC')", z.union([z.number().int().min(0), digits.transform(Number)]));
 const str = col("String", z.string());
 const bool = col("Bool", z.boolean());
+/** Approximate USD figures (dex/pricing); never raw amounts. */
+const f64 = col("Float64", z.number());
 const strings = col("Array(String)", z.array(z.string()));
 
 export { DEX_VERSIONS, POOL_TYPES };
@@ -160,6 +162,10 @@ export const swaps = table("swaps", ["utime", "id"], {
   route_receiver: nullable(str),
   // 008: the export feed's maker and reserves after the pool transaction (null: not known when written).
   ...feedColumns,
+  // 010: USD value of the executed leg at the swap's time (dex/pricing; null: not executed or not priced).
+  volume_usd: nullable(f64),
+  untracked_volume_usd: nullable(f64),
+  lp_fee_usd: nullable(f64),
 });
 
 export const swapRoutes = table("swap_routes", ["utime", "id"], {

@@ -122,6 +122,10 @@ function swapRow(op: SwapLeg, ctx: AnchorContext): SwapRow {
     route_sender: op.route?.sender ?? null,
     route_receiver: op.route?.receiver ?? null,
     ...feed(ctx, op.pool, op, op.route?.sender ?? op.sender),
+    // USD columns: set by the core from the pool states before the swap (./swap-usd.ts).
+    volume_usd: null,
+    untracked_volume_usd: null,
+    lp_fee_usd: null,
   };
 }
 

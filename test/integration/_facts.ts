@@ -50,6 +50,9 @@ export function swapRow(i: number, overrides: Partial<SwapRow> = {}): SwapRow {
     maker: null,
     reserve0_after: null,
     reserve1_after: null,
+    volume_usd: null,
+    untracked_volume_usd: null,
+    lp_fee_usd: null,
     ...overrides,
   };
 }

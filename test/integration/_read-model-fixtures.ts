@@ -176,6 +176,9 @@ function swap(n: number, pool: PoolRecord, offer: string, ask: string, o: Partia
     maker: null,
     reserve0_after: null,
     reserve1_after: null,
+    volume_usd: null,
+    untracked_volume_usd: null,
+    lp_fee_usd: null,
     ...o,
   };
 }

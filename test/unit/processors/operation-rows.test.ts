@@ -25,6 +25,9 @@ function expectedRow(op: SwapLeg, mcSeqno: number): Record<string, unknown> {
     // Without `feedOf` (./feed-columns.ts) the export feed's columns are not known.
     else if (column === "maker" || column === "reserve0_after" || column === "reserve1_after")
       out[column] = null;
+    // The USD columns are set by the core's pricer (processors/core/swap-usd.ts), not by the mapper.
+    else if (column === "volume_usd" || column === "untracked_volume_usd" || column === "lp_fee_usd")
+      out[column] = null;
     else if (route !== null) out[column] = op.route === null ? null : op.route[route[1] as "id"];
     else if (column === "mc_seqno") out[column] = mcSeqno;
     else if (flat !== null)
