@@ -68,6 +68,14 @@ module.exports = {
       to: { path: "^api/(queries|routes)/" },
     },
     {
+      name: "kafka-and-redis-clients-only-in-infra",
+      severity: "error",
+      comment:
+        "kafkajs and ioredis stay behind the bus and cache interfaces (infra/bus/kafka.ts, infra/cache/redis.ts), so either can be replaced without touching a stage.",
+      from: { pathNot: "^infra/" },
+      to: { path: "node_modules/(kafkajs|ioredis)/" },
+    },
+    {
       name: "processors-core-below-runtime",
       severity: "error",
       comment: "Inside processors/: the pure core never imports the runtime around it.",
@@ -77,7 +85,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    exclude: { path: "^(node_modules|test/vectors|data)/" },
+    // node_modules is not followed but stays visible, so rules can name packages (kafkajs, ioredis).
+    exclude: { path: "^(test/vectors|data)/" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: { extensions: [".ts", ".js", ".mjs"] },

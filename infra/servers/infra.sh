@@ -10,6 +10,7 @@
 #   infra/servers/infra.sh status  [kafka|redis|clickhouse|all]   exit 0 when every one named is ready
 #   infra/servers/infra.sh env     prints KAFKA_BROKERS=… CLICKHOUSE_URL=… REDIS_URL=… for these servers
 #
+# Servers are started one at a time under a lock (INFRA_DIR/.lock), so parallel callers are safe.
 # Everything binds 127.0.0.1 on non-default ports (ports below, overridable by the environment), and keeps
 # its jars, data, logs and pid files under INFRA_DIR (default <repo>/.infra, gitignored). `stop` keeps the
 # data; remove INFRA_DIR/<service>/data for a clean start.
@@ -110,7 +111,7 @@ kafka_start() {
   nohup java -Xms256m -Xmx768m -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 \
     -XX:+ExplicitGCInvokesConcurrent -XX:+ExitOnOutOfMemoryError -XX:TieredStopAtLevel=1 -Xshare:auto \
     -Djava.awt.headless=true -Dkafka.logs.dir="$K/logs" "$jvm_log" \
-    -cp "$cp" kafka.Kafka "$K/server.properties" >>"$K/logs/stdout.log" 2>&1 &
+    -cp "$cp" kafka.Kafka "$K/server.properties" >>"$K/logs/stdout.log" 2>&1 9>&- &
   echo $! >"$K/kafka.pid"
   wait_for kafka "$K/kafka.pid" kafka_ready
   log "kafka ready on 127.0.0.1:$KAFKA_PORT (pid $(cat "$K/kafka.pid"))"
@@ -141,7 +142,7 @@ redis_start() {
   mkdir -p "$R/data" "$R/logs"
   # No persistence: the hot cache is rebuilt by the processors; the store is the truth.
   redis-server --bind 127.0.0.1 --port "$REDIS_PORT" --dir "$R/data" --save "" --appendonly no \
-    --daemonize no --logfile "$R/logs/redis.log" >/dev/null 2>&1 &
+    --daemonize no --logfile "$R/logs/redis.log" >/dev/null 2>&1 9>&- &
   echo $! >"$R/redis.pid"
   wait_for redis "$R/redis.pid" redis_ready
   log "redis ready on 127.0.0.1:$REDIS_PORT (pid $(cat "$R/redis.pid"))"
@@ -160,7 +161,7 @@ clickhouse_start() {
   [ -d "$ROOT/node_modules/chdb" ] || die "the ClickHouse stand-in needs chdb: run npm ci first"
   mkdir -p "$C/data" "$C/logs"
   nohup node --import tsx "$HERE/clickhouse-standin.ts" --port "$CLICKHOUSE_PORT" --path "$C/data" \
-    >"$C/logs/stdout.log" 2>&1 &
+    >"$C/logs/stdout.log" 2>&1 9>&- &
   echo $! >"$C/clickhouse.pid"
   wait_for clickhouse "$C/clickhouse.pid" clickhouse_ready
   log "clickhouse stand-in (test double over chdb) ready on 127.0.0.1:$CLICKHOUSE_PORT (pid $(cat "$C/clickhouse.pid"))"
@@ -181,6 +182,10 @@ esac
 cd "$ROOT"
 case "$action" in
 install | start | stop)
+  # One at a time: test files started in parallel all ask for the same servers.
+  mkdir -p "$INFRA_DIR"
+  exec 9>"$INFRA_DIR/.lock"
+  flock 9
   for s in "${services[@]}"; do "${s}_${action}"; done
   ;;
 status)

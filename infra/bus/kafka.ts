@@ -1,0 +1,329 @@
+/**
+ * The bus over Apache Kafka (kafkajs 2.2.4), with the semantics of ./types.ts, so processors run
+ * unchanged on it and on the in-process bus (test/distributed/bus-contract.test.ts runs one suite on both).
+ *
+ * - Topics are created on first use with `partitions` partitions (the brokers' auto-creation is off in
+ *   infra/servers; a topic that exists keeps its partition count). Keys are partitioned by kafkajs's
+ *   DefaultPartitioner, which is Kafka's murmur2 (./partition.ts computes the same numbers).
+ * - `produce` resolves once every record is acknowledged by all in-sync replicas (acks=-1), from an
+ *   idempotent producer (one request in flight), so a retried send neither duplicates nor reorders.
+ *   Records go out in requests of at most `maxRequestBytes`; waiting for acknowledgements is the
+ *   back-pressure.
+ * - `consume` joins the consumer group (many consumers per group: Kafka spreads the partitions over
+ *   them); a new group starts at the earliest offset. Offsets are never auto-committed: a batch's offset
+ *   is committed after its handler (a staged handler's `sink`) resolved. kafkajs batches are cut into
+ *   batches of at most `maxBatch` records; within one fetched batch a staged handler prepares the next
+ *   batch while the previous one sinks. A handler failure seeks the partition back to the last commit:
+ *   a retryable one is delivered again after `retryDelayMs` (up to `retries` times), any other one stops
+ *   the consumer (`done` rejects) and the group's next consumer gets the batch again.
+ * - Broker outages are retried by kafkajs (connection errors restart the consumer after a back-off);
+ *   `produce` fails with a RetryableError when its retries run out.
+ */
+import {
+  type EachBatchPayload,
+  Kafka,
+  type KafkaMessage,
+  logLevel,
+  Partitioners,
+  type Producer,
+} from "kafkajs";
+import { errorMessage, isRetryable, NonRetryableError, RetryableError } from "../errors.ts";
+import type { Logger } from "../log.ts";
+import { sleep } from "../retry.ts";
+import type {
+  Batch,
+  BatchHandler,
+  Bus,
+  BusRecord,
+  ConsumeOptions,
+  Consumer,
+  DeliveredRecord,
+  StagedBatchHandler,
+  Topic,
+} from "./types.ts";
+
+export type KafkaBusOptions = {
+  /** `host:port` of one or more brokers. */
+  readonly brokers: readonly string[];
+  readonly clientId?: string;
+  /** Partitions of a topic this bus creates. */
+  readonly partitions: number;
+  /** Replication factor of a topic this bus creates (1 on a single broker). */
+  readonly replicationFactor?: number;
+  /** Largest produce request; the broker's topic limit is set above it (`max.message.bytes`). */
+  readonly maxRequestBytes?: number;
+  /** Consumer session timeout: a replica silent this long loses its partitions to the others. */
+  readonly sessionTimeoutMs?: number;
+  readonly logger?: Logger;
+};
+
+/** kafkajs's connection retries: about a minute of back-off before a call gives up. */
+const CLIENT_RETRY = { initialRetryTime: 300, maxRetryTime: 5_000, retries: 15 } as const;
+const DEFAULT_MAX_REQUEST_BYTES = 900_000;
+
+export function createKafkaBus(options: KafkaBusOptions): Bus {
+  const kafka = new Kafka({
+    clientId: options.clientId ?? "tondex",
+    brokers: [...options.brokers],
+    retry: CLIENT_RETRY,
+    logLevel: logLevel.WARN,
+    logCreator: () => (entry) => {
+      const { message, ...extra } = entry.log;
+      options.logger?.[entry.level <= logLevel.ERROR ? "error" : "warn"](
+        { kafka: { namespace: entry.namespace, ...extra } },
+        String(message),
+      );
+    },
+  });
+  const maxRequestBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
+  const admin = kafka.admin({ retry: CLIENT_RETRY });
+  let adminConnected: Promise<void> | null = null;
+  const topicsReady = new Map<string, Promise<void>>();
+  let producer: Promise<Producer> | null = null;
+  const consumers = new Set<Consumer>();
+  let closed = false;
+
+  const ensureTopic = (name: string): Promise<void> => {
+    let ready = topicsReady.get(name);
+    if (ready === undefined) {
+      ready = (async () => {
+        adminConnected ??= admin.connect();
+        await adminConnected;
+        await admin.createTopics({
+          waitForLeaders: true,
+          topics: [
+            {
+              topic: name,
+              numPartitions: options.partitions,
+              replicationFactor: options.replicationFactor ?? 1,
+              configEntries: [{ name: "max.message.bytes", value: String(maxRequestBytes * 2) }],
+            },
+          ],
+        });
+      })();
+      ready.catch(() => topicsReady.delete(name));
+      topicsReady.set(name, ready);
+    }
+    return ready;
+  };
+
+  const producerOf = (): Promise<Producer> => {
+    producer ??= (async () => {
+      const p = kafka.producer({
+        idempotent: true,
+        maxInFlightRequests: 1,
+        allowAutoTopicCreation: false,
+        createPartitioner: Partitioners.DefaultPartitioner,
+        retry: CLIENT_RETRY,
+      });
+      await p.connect();
+      return p;
+    })();
+    producer.catch(() => {
+      producer = null;
+    });
+    return producer;
+  };
+
+  async function produce<V>(topic: Topic<V>, records: readonly BusRecord<V>[]): Promise<void> {
+    if (closed) throw new NonRetryableError(`bus closed while producing to ${topic.name}`);
+    if (records.length === 0) return;
+    try {
+      await ensureTopic(topic.name);
+      const p = await producerOf();
+      let messages: { key: string; value: string }[] = [];
+      let bytes = 0;
+      const send = async () => {
+        if (messages.length === 0) return;
+        await p.send({ topic: topic.name, acks: -1, messages });
+        messages = [];
+        bytes = 0;
+      };
+      for (const r of records) {
+        const value = topic.codec.encode(r.value);
+        const size = Buffer.byteLength(value) + Buffer.byteLength(r.key) + 64;
+        if (bytes + size > maxRequestBytes) await send();
+        messages.push({ key: r.key, value });
+        bytes += size;
+      }
+      await send();
+    } catch (error) {
+      if (closed)
+        throw new NonRetryableError(`bus closed while producing to ${topic.name}`, { cause: error });
+      throw new RetryableError(`Kafka produce to ${topic.name} failed: ${errorMessage(error)}`, {
+        cause: error,
+      });
+    }
+  }
+
+  function consume<V, P>(
+    topic: Topic<V>,
+    group: string,
+    handler: BatchHandler<V> | StagedBatchHandler<V, P>,
+    opts: ConsumeOptions,
+  ): Consumer {
+    if (closed) throw new NonRetryableError("bus closed");
+    if (!(opts.maxBatch >= 1))
+      throw new NonRetryableError(`maxBatch must be at least 1, got ${opts.maxBatch}`);
+    const staged: StagedBatchHandler<V, unknown> =
+      typeof handler === "function" ? { prepare: handler, sink: async () => {} } : handler;
+    const kc = kafka.consumer({
+      groupId: group,
+      allowAutoTopicCreation: false,
+      sessionTimeout: options.sessionTimeoutMs ?? 30_000,
+      heartbeatInterval: Math.min(3_000, Math.floor((options.sessionTimeoutMs ?? 30_000) / 3)),
+      maxWaitTimeInMs: Math.max(1, opts.maxWaitMs),
+      retry: CLIENT_RETRY,
+    });
+    let stopped = false;
+    let failure: { error: unknown } | null = null;
+    let attempts = 0;
+    let stopping: Promise<void> | null = null;
+    const stopConsumer = (): Promise<void> => {
+      stopping ??= (async () => {
+        stopped = true;
+        await kc.stop().catch(() => {});
+        await kc.disconnect().catch(() => {});
+      })();
+      return stopping;
+    };
+    let ended: () => void = () => {};
+    const endSignal = new Promise<void>((resolve) => {
+      ended = resolve;
+    });
+    kc.on(kc.events.CRASH, (event) => {
+      if (event.payload.restart) return; // kafkajs reconnects after a retryable crash
+      failure ??= { error: event.payload.error };
+      void stopConsumer().then(ended);
+    });
+
+    const eachBatch = async (payload: EachBatchPayload): Promise<void> => {
+      const { batch } = payload;
+      const messages = batch.messages;
+      let committed = messages.length > 0 ? BigInt((messages[0] as KafkaMessage).offset) : 0n;
+      /** Sinks not finished yet, oldest first; each commits its batch when it resolves. */
+      let previous: Promise<void> = Promise.resolve();
+      let sinkFailure: { error: unknown } | null = null;
+      const toBatch = (chunk: KafkaMessage[]): Batch<V> => {
+        const records: DeliveredRecord<V>[] = chunk.map((m) => ({
+          key: m.key?.toString("utf8") ?? "",
+          value: topic.codec.decode(m.value?.toString("utf8") ?? ""),
+          partition: batch.partition,
+          offset: BigInt(m.offset),
+        }));
+        return {
+          topic: batch.topic,
+          partition: batch.partition,
+          records,
+          nextOffset: BigInt((chunk.at(-1) as KafkaMessage).offset) + 1n,
+        };
+      };
+      try {
+        for (let i = 0; i < messages.length; i += opts.maxBatch) {
+          if (stopped || !payload.isRunning() || payload.isStale() || sinkFailure !== null) break;
+          const delivered = toBatch(messages.slice(i, i + opts.maxBatch));
+          const prepared = await staged.prepare(delivered);
+          const before = previous;
+          const sink = (async () => {
+            await before; // a failed predecessor fails this one unsunk
+            await staged.sink(delivered, prepared);
+            // Through the batch payload: kafkajs's consumer.commitOffsets silently skips the commit once
+            // stop() has begun, and stop waits for this batch, which must be committed on the way out.
+            await payload.commitOffsetsIfNecessary({
+              topics: [
+                {
+                  topic: batch.topic,
+                  partitions: [{ partition: batch.partition, offset: delivered.nextOffset.toString() }],
+                },
+              ],
+            });
+            committed = delivered.nextOffset;
+            payload.resolveOffset((delivered.records.at(-1) as DeliveredRecord<V>).offset.toString());
+            attempts = 0;
+            await payload.heartbeat().catch(() => {});
+          })();
+          sink.catch((error: unknown) => {
+            sinkFailure ??= { error };
+          });
+          previous = sink;
+          // A plain handler waits for its commit; a staged one runs one sink ahead.
+          if (typeof handler === "function") await sink;
+        }
+        await previous;
+      } catch (error) {
+        await previous.catch(() => {});
+        const failed = sinkFailure as { error: unknown } | null;
+        await onFailure(failed === null ? error : failed.error, payload, committed);
+        return;
+      }
+      if (sinkFailure !== null)
+        await onFailure((sinkFailure as { error: unknown }).error, payload, committed);
+    };
+
+    const onFailure = async (error: unknown, payload: EachBatchPayload, committed: bigint) => {
+      const { batch } = payload;
+      attempts++;
+      // The partition resumes at the last commit: the failed batch (and those after it) come again.
+      kc.seek({ topic: batch.topic, partition: batch.partition, offset: committed.toString() });
+      if (isRetryable(error) && attempts <= (opts.retries ?? 0)) {
+        options.logger?.warn(
+          { err: error, attempt: attempts, partition: batch.partition },
+          "batch failed; retrying",
+        );
+        await sleep(opts.retryDelayMs ?? 0);
+        return;
+      }
+      failure ??= { error };
+      void stopConsumer().then(ended);
+    };
+
+    const started = (async () => {
+      await ensureTopic(topic.name);
+      await kc.connect();
+      await kc.subscribe({ topic: topic.name, fromBeginning: true });
+      await kc.run({
+        autoCommit: false,
+        eachBatchAutoResolve: false,
+        partitionsConsumedConcurrently: opts.concurrency ?? 1,
+        eachBatch,
+      });
+    })();
+    const done = (async () => {
+      try {
+        await started;
+      } catch (error) {
+        failure ??= { error };
+        await stopConsumer();
+        ended();
+      }
+      await endSignal;
+      const failed = failure as { error: unknown } | null;
+      if (failed !== null) throw failed.error;
+    })();
+    done.finally(() => consumers.delete(consumer)).catch(() => {});
+    // Callers await `done`; this only keeps an unobserved failure from crashing the process.
+    done.catch(() => {});
+    const consumer: Consumer = {
+      async stop() {
+        await started.catch(() => {});
+        await stopConsumer();
+        ended();
+        await done.catch(() => {});
+      },
+      done,
+    };
+    consumers.add(consumer);
+    return consumer;
+  }
+
+  return {
+    produce,
+    consume,
+    async close() {
+      closed = true;
+      await Promise.all([...consumers].map((c) => c.stop()));
+      if (producer !== null) await (await producer.catch(() => null))?.disconnect();
+      if (adminConnected !== null) await admin.disconnect().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,317 @@
+/**
+ * One contract, two buses: the in-process bus and the Kafka bus (infra/bus/kafka.ts against a real Kafka
+ * 3.9 broker that this file starts through infra/servers/infra.sh) must behave alike for everything the
+ * processors rely on: per-key order and Kafka's key → partition mapping, values through the topic codec,
+ * commits only after the handler (re-delivery of what was not committed), retries of retryable failures,
+ * stop after the batch in flight, staged handlers sinking and committing in order, independent groups.
+ * Kafka alone: several consumers of one group split the partitions, each record handled once.
+ */
+import anyTest, { type ExecutionContext, type TestFn } from "ava";
+import { createKafkaBus } from "../../infra/bus/kafka.ts";
+import { createMemoryBus } from "../../infra/bus/memory.ts";
+import { partitionOf } from "../../infra/bus/partition.ts";
+import type { Batch, Bus, Topic } from "../../infra/bus/types.ts";
+import { NonRetryableError, RetryableError } from "../../infra/errors.ts";
+import { guid, startServers, until } from "./servers.ts";
+
+type Value = { n: number; big: bigint };
+type Impl = { name: "memory" | "kafka"; make(partitions: number): Bus };
+const test = anyTest as TestFn<{ kafkaBrokers: string }>;
+
+test.before(async (t) => {
+  const env = await startServers(["kafka"]);
+  t.context.kafkaBrokers = env.kafkaBrokers;
+});
+
+const impls = (t: ExecutionContext<{ kafkaBrokers: string }>): Impl[] => [
+  { name: "memory", make: (partitions) => createMemoryBus({ partitions }) },
+  {
+    name: "kafka",
+    make: (partitions) =>
+      createKafkaBus({ brokers: [t.context.kafkaBrokers], partitions, sessionTimeoutMs: 10_000 }),
+  },
+];
+
+const topicOf = (): Topic<Value> => ({
+  name: guid(),
+  codec: {
+    encode: (v) => JSON.stringify({ n: v.n, big: v.big.toString() }),
+    decode: (s) => {
+      const o = JSON.parse(s) as { n: number; big: string };
+      return { n: o.n, big: BigInt(o.big) };
+    },
+  },
+});
+const rec = (key: string, n: number) => ({ key, value: { n, big: 2n ** 70n + BigInt(n) } });
+const ns = (b: Batch<Value>) => b.records.map((r) => r.value.n);
+
+/** Registers `body` once per implementation, as "<title> [memory]" and "<title> [kafka]". */
+function contract(
+  title: string,
+  body: (t: ExecutionContext<{ kafkaBrokers: string }>, impl: Impl) => Promise<void>,
+) {
+  for (const name of ["memory", "kafka"] as const) {
+    test(`${title} [${name}]`, async (t) => {
+      const impl = impls(t).find((i) => i.name === name) as Impl;
+      await body(t, impl);
+    });
+  }
+}
+
+contract("per-key order, Kafka's key → partition mapping, values through the codec", async (t, impl) => {
+  const bus = impl.make(4);
+  t.teardown(() => bus.close());
+  const topic = topicOf();
+  const keys = ["0:AA", "0:BB", "0:CC", "0:DD", "0:EE"];
+  const records = Array.from({ length: 100 }, (_, i) => rec(keys[i % keys.length] as string, i));
+  await bus.produce(topic, records.slice(0, 50));
+  await bus.produce(topic, records.slice(50));
+  const seen: Batch<Value>[] = [];
+  const consumer = bus.consume(topic, guid(), async (b) => void seen.push(b), { maxBatch: 7, maxWaitMs: 10 });
+  await until(() => seen.reduce((s, b) => s + b.records.length, 0) === 100);
+  await consumer.stop();
+  for (const b of seen) {
+    t.true(b.records.length >= 1 && b.records.length <= 7);
+    for (const r of b.records) t.is(r.partition, partitionOf(r.key, 4));
+    t.is(b.nextOffset, (b.records.at(-1)?.offset ?? -1n) + 1n);
+  }
+  for (const key of keys) {
+    t.deepEqual(
+      seen.flatMap((b) => b.records.filter((r) => r.key === key).map((r) => r.value.n)),
+      records.filter((r) => r.key === key).map((r) => r.value.n),
+    );
+  }
+  t.deepEqual(seen.flatMap((b) => b.records).find((r) => r.value.n === 3)?.value, {
+    n: 3,
+    big: 1180591620717411303427n,
+  });
+});
+
+contract(
+  "offsets are committed only after the handler: a failed batch comes again, a committed one never",
+  async (t, impl) => {
+    const bus = impl.make(1);
+    t.teardown(() => bus.close());
+    const topic = topicOf();
+    const group = guid();
+    await bus.produce(
+      topic,
+      [1, 2, 3, 4].map((n) => rec("k", n)),
+    );
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const first: number[][] = [];
+    const c1 = bus.consume(
+      topic,
+      group,
+      async (b) => {
+        first.push(ns(b));
+        if (first.length === 2) {
+          await gate;
+          throw new NonRetryableError("crash before ack");
+        }
+      },
+      { maxBatch: 2, maxWaitMs: 10 },
+    );
+    await until(() => first.length === 2);
+    const stopping = c1.stop();
+    release();
+    await stopping;
+    await t.throwsAsync(c1.done, { message: "crash before ack" });
+    t.deepEqual(first, [
+      [1, 2],
+      [3, 4],
+    ]);
+    const second: number[][] = [];
+    const c2 = bus.consume(topic, group, async (b) => void second.push(ns(b)), {
+      maxBatch: 10,
+      maxWaitMs: 10,
+    });
+    await until(() => second.length === 1);
+    await c2.stop();
+    await c2.done;
+    t.deepEqual(second, [[3, 4]]);
+  },
+);
+
+contract(
+  "a retryable failure delivers the same batch again; a non-retryable one ends the consumer",
+  async (t, impl) => {
+    const bus = impl.make(1);
+    t.teardown(() => bus.close());
+    const topic = topicOf();
+    const group = guid();
+    await bus.produce(
+      topic,
+      [1, 2].map((n) => rec("k", n)),
+    );
+    const calls: bigint[][] = [];
+    const c = bus.consume(
+      topic,
+      group,
+      async (b) => {
+        calls.push(b.records.map((r) => r.offset));
+        if (calls.length <= 2) throw new RetryableError("store unavailable");
+      },
+      { maxBatch: 5, maxWaitMs: 10, retries: 2, retryDelayMs: 0 },
+    );
+    await until(() => calls.length === 3);
+    await c.stop();
+    await c.done;
+    t.deepEqual(calls, [
+      [0n, 1n],
+      [0n, 1n],
+      [0n, 1n],
+    ]);
+    await bus.produce(topic, [rec("k", 3)]);
+    let count = 0;
+    const bad = bus.consume(
+      topic,
+      group,
+      async () => {
+        count++;
+        throw new NonRetryableError("bug");
+      },
+      { maxBatch: 5, maxWaitMs: 10, retries: 5, retryDelayMs: 0 },
+    );
+    await t.throwsAsync(bad.done, { message: "bug" });
+    t.is(count, 1);
+  },
+);
+
+contract("stop waits for the batch in flight and commits it", async (t, impl) => {
+  const bus = impl.make(1);
+  t.teardown(() => bus.close());
+  const topic = topicOf();
+  const group = guid();
+  await bus.produce(topic, [rec("k", 1), rec("k", 2)]);
+  let started = false;
+  let finished = false;
+  const c = bus.consume(
+    topic,
+    group,
+    async () => {
+      started = true;
+      await new Promise((r) => setTimeout(r, 50));
+      finished = true;
+    },
+    { maxBatch: 2, maxWaitMs: 10 },
+  );
+  await until(() => started);
+  await c.stop();
+  t.true(finished);
+  await c.done;
+  await bus.produce(topic, [rec("k", 3)]);
+  const again: number[] = [];
+  const c2 = bus.consume(topic, group, async (b) => void again.push(...ns(b)), {
+    maxBatch: 2,
+    maxWaitMs: 10,
+  });
+  await until(() => again.length > 0);
+  await c2.stop();
+  t.deepEqual(again, [3]);
+});
+
+contract(
+  "a staged handler sinks and commits in order; nothing after a failed sink is sunk or committed",
+  async (t, impl) => {
+    const bus = impl.make(1);
+    t.teardown(() => bus.close());
+    const topic = topicOf();
+    const group = guid();
+    await bus.produce(
+      topic,
+      [1, 2, 3, 4, 5, 6].map((n) => rec("k", n)),
+    );
+    const sunk: number[][] = [];
+    const c1 = bus.consume<Value, number[]>(
+      topic,
+      group,
+      {
+        prepare: async (b) => ns(b),
+        async sink(_b, prepared) {
+          if (prepared[0] === 3) throw new NonRetryableError("insert failed");
+          await new Promise((r) => setTimeout(r, 5));
+          sunk.push(prepared);
+        },
+      },
+      { maxBatch: 2, maxWaitMs: 10 },
+    );
+    await t.throwsAsync(c1.done, { message: "insert failed" });
+    t.deepEqual(sunk, [[1, 2]]);
+    const rest: number[][] = [];
+    const c2 = bus.consume<Value, number[]>(
+      topic,
+      group,
+      { prepare: async (b) => ns(b), sink: async (_b, p) => void rest.push(p) },
+      { maxBatch: 2, maxWaitMs: 10 },
+    );
+    await until(() => rest.flat().length === 4);
+    await c2.stop();
+    t.deepEqual(rest, [
+      [3, 4],
+      [5, 6],
+    ]);
+  },
+);
+
+contract("groups read the same records independently", async (t, impl) => {
+  const bus = impl.make(2);
+  t.teardown(() => bus.close());
+  const topic = topicOf();
+  await bus.produce(topic, [rec("a", 1), rec("b", 2)]);
+  const a: number[] = [];
+  const b: number[] = [];
+  const ca = bus.consume(topic, guid(), async (x) => void a.push(...ns(x)), { maxBatch: 10, maxWaitMs: 10 });
+  const cb = bus.consume(topic, guid(), async (x) => void b.push(...ns(x)), { maxBatch: 10, maxWaitMs: 10 });
+  await until(() => a.length === 2 && b.length === 2);
+  await ca.stop();
+  await cb.stop();
+  t.deepEqual(
+    a.sort((x, y) => x - y),
+    [1, 2],
+  );
+  t.deepEqual(
+    b.sort((x, y) => x - y),
+    [1, 2],
+  );
+});
+
+test("kafka: two consumers of one group split the partitions; every record is handled exactly once", async (t) => {
+  const bus = createKafkaBus({ brokers: [t.context.kafkaBrokers], partitions: 4, sessionTimeoutMs: 10_000 });
+  t.teardown(() => bus.close());
+  const topic = topicOf();
+  const group = guid();
+  const seen = [new Map<number, number>(), new Map<number, number>()];
+  const partitionsOf = [new Set<number>(), new Set<number>()];
+  const consumers = [0, 1].map((i) =>
+    bus.consume(
+      topic,
+      group,
+      async (b) => {
+        partitionsOf[i]?.add(b.partition);
+        for (const n of ns(b)) seen[i]?.set(n, (seen[i]?.get(n) ?? 0) + 1);
+      },
+      { maxBatch: 50, maxWaitMs: 10 },
+    ),
+  );
+  // Both members joined (a rebalance after the second join hands it partitions).
+  await new Promise((r) => setTimeout(r, 4_000));
+  const records = Array.from({ length: 400 }, (_, i) =>
+    rec(`0:${(i % 40).toString(16).padStart(4, "0")}`, i),
+  );
+  await bus.produce(topic, records);
+  await until(() => (seen[0]?.size ?? 0) + (seen[1]?.size ?? 0) >= 400);
+  for (const c of consumers) await c.stop();
+  const counts = new Map<number, number>();
+  for (const m of seen) for (const [n, c] of m) counts.set(n, (counts.get(n) ?? 0) + c);
+  t.is(counts.size, 400);
+  t.true([...counts.values()].every((c) => c === 1));
+  t.true(
+    (partitionsOf[0]?.size ?? 0) > 0 && (partitionsOf[1]?.size ?? 0) > 0,
+    "both replicas got partitions",
+  );
+  t.is([...(partitionsOf[0] ?? [])].filter((p) => partitionsOf[1]?.has(p)).length, 0);
+});
