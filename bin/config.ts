@@ -4,6 +4,7 @@
  * each with zod, and throws one ConfigError listing every problem. It returns a frozen object; nothing
  * else reads `process.env`. Units are in the names; secrets are never echoed in problems.
  */
+import { Address } from "@ton/core";
 import { z } from "zod";
 import { ConfigError } from "../infra/errors.ts";
 import { LOG_LEVELS, type LogLevel } from "../infra/log.ts";
@@ -49,6 +50,10 @@ export type Config = Readonly<{
   assetListPath: string | null;
   corsOrigins: "*" | readonly string[];
   compressMinBytes: number;
+  /** null: by source (mainnet USD₮; the devnet's dUSD): bin/pricing.ts. */
+  pricingUsdAnchors: readonly { address: string; decimals: number }[] | null;
+  pricingMinDepthUsd: number;
+  pricingTonPoolMinDepthUsd: number;
 }>;
 
 type VarSpec<T> = {
@@ -111,6 +116,33 @@ const origins = z.union([
         .min(1),
     ),
 ]);
+
+/** `address:decimals[,…]`, any address form (the last `:` splits): USD anchors of the pricing. */
+const anchors = z
+  .string()
+  .transform((s) => s.split(",").map((e) => e.trim()))
+  .pipe(
+    z
+      .array(
+        z.string().transform((e, ctx) => {
+          const at = e.lastIndexOf(":");
+          const decimals = Number(e.slice(at + 1));
+          try {
+            if (at <= 0 || !/^\d{1,2}$/.test(e.slice(at + 1))) throw new Error("no decimals");
+            return { address: Address.parse(e.slice(0, at)).toRawString().toUpperCase(), decimals };
+          } catch {
+            ctx.addIssue({ code: "custom", message: "must be a comma-separated list of address:decimals" });
+            return z.NEVER;
+          }
+        }),
+      )
+      .min(1),
+  );
+
+const usd = z
+  .string()
+  .regex(/^\d+(\.\d+)?$/, "must be a non-negative number")
+  .transform(Number);
 
 /** Every setting: environment name, schema, default (with why), documentation. */
 export const CONFIG_VARS: { readonly [K in keyof Config]: VarSpec<Config[K]> } = {
@@ -344,6 +376,25 @@ export const CONFIG_VARS: { readonly [K in keyof Config]: VarSpec<Config[K]> } =
     schema: int(0, 1_000_000_000),
     default: 1024, // koa-compress's own default: below about a kilobyte gzip saves less than it costs
     doc: "smallest response body sent compressed (br or gzip, when the client accepts it)",
+  },
+  pricingUsdAnchors: {
+    env: "PRICING_USD_ANCHORS",
+    schema: anchors,
+    // unset: USD₮ on mainnet and replays (analytics.md §7.1: jUSDT, jUSDC, USDe off by default), dUSD on the devnet
+    default: null,
+    doc: "USD stablecoins priced at 1 USD, as address:decimals[,…] (api/README.md Pricing)",
+  },
+  pricingMinDepthUsd: {
+    env: "PRICING_MIN_DEPTH_USD",
+    schema: usd,
+    default: 1_000, // analytics.md §7.3: a pool's quote side worth less never prices a token (= low confidence)
+    doc: "least USD on a pool's quote side for it to price a token",
+  },
+  pricingTonPoolMinDepthUsd: {
+    env: "PRICING_TON_POOL_MIN_DEPTH_USD",
+    schema: usd,
+    default: 50_000, // analytics.md §7.2: TON/USD only from pools this deep
+    doc: "least USD in a TON/USD pool for it to set TON's price",
   },
 };
 

@@ -37,6 +37,7 @@ import { type PoolStateRow, poolStates as poolStatesTable } from "../schemas/fac
 import { mainnetChainStateOf } from "./chain-state.ts";
 import { type Config, windowBlocksOf } from "./config.ts";
 import { mainnetSourceOf, toncenterClientOf } from "./mainnet.ts";
+import { pricingConfigOf } from "./pricing.ts";
 
 export type PipelineDeps = {
   logger: Logger;
@@ -90,6 +91,10 @@ export function sourceOf(
   }
 }
 
+/** The devnet's world when the source is the devnet (its anchors' addresses). */
+export const devnetWorldOf = (source: Source) =>
+  "devnet" in source ? (source as ReturnType<typeof createDevnetSource>).devnet.world : undefined;
+
 export async function startPipeline(config: Config, deps: PipelineDeps): Promise<Pipeline> {
   const { logger, metrics } = deps;
   const store =
@@ -125,6 +130,7 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
       windowBlocks: windowBlocksOf(config),
       lookups,
       resumedAfter: after,
+      pricing: pricingConfigOf(config, devnetWorldOf(source)),
       parseBoc: config.libraryPatches === "on" ? bocParser() : undefined,
     },
     (types) => PoolTracker.fromRows(restored, poolRows, types),

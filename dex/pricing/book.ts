@@ -43,26 +43,41 @@ export type PricingPool = {
   readonly deprecated?: boolean;
 };
 
-/** Where pricing finds pools: every pool holding a token (either side). */
-export type PoolView = { poolsWith(token: string): Iterable<PricingPool> };
+/**
+ * Where pricing finds pools: every pool holding a token (either side); optionally the pools of one pair,
+ * which TON/USD asks for (faster than filtering every TON pool when there are thousands).
+ */
+export type PoolView = {
+  poolsWith(token: string): Iterable<PricingPool>;
+  poolsOfPair?(a: string, b: string): Iterable<PricingPool>;
+};
+
+/** The key of an unordered token pair. */
+export const pairKey = (a: string, b: string): string => (a < b ? `${a}|${b}` : `${b}|${a}`);
 
 /** A `PoolView` over a fixed list of pools. */
 export function poolIndex(
   pools: Iterable<PricingPool>,
 ): PoolView & { readonly pools: readonly PricingPool[] } {
   const byToken = new Map<string, PricingPool[]>();
+  const byPair = new Map<string, PricingPool[]>();
   const all: PricingPool[] = [];
-  const add = (token: string, p: PricingPool) => {
-    const list = byToken.get(token);
-    if (list === undefined) byToken.set(token, [p]);
+  const add = (m: Map<string, PricingPool[]>, key: string, p: PricingPool) => {
+    const list = m.get(key);
+    if (list === undefined) m.set(key, [p]);
     else list.push(p);
   };
   for (const p of pools) {
     all.push(p);
-    add(p.token0, p);
-    if (p.token1 !== p.token0) add(p.token1, p);
+    add(byToken, p.token0, p);
+    if (p.token1 !== p.token0) add(byToken, p.token1, p);
+    add(byPair, pairKey(p.token0, p.token1), p);
   }
-  return { pools: all, poolsWith: (token) => byToken.get(token) ?? [] };
+  return {
+    pools: all,
+    poolsWith: (token) => byToken.get(token) ?? [],
+    poolsOfPair: (a, b) => byPair.get(pairKey(a, b)) ?? [],
+  };
 }
 
 /** A token's volume-weighted price over recent quote-pool trades (§7.4), for the clamp. */
@@ -165,20 +180,32 @@ export class PriceBook {
     );
   }
 
+  /** The pools holding a TON alias and a USD anchor. */
+  *#tonUsdPools(): Iterable<[alias: string, pool: PricingPool]> {
+    const pairs = this.#view.poolsOfPair?.bind(this.#view);
+    for (const alias of this.#config.tonAliases) {
+      if (pairs === undefined) {
+        for (const pool of this.#view.poolsWith(alias)) yield [alias, pool];
+        continue;
+      }
+      for (const anchor of this.#config.usdAnchors) {
+        for (const pool of pairs(alias, anchor.address)) yield [alias, pool];
+      }
+    }
+  }
+
   #computeTonUsd(): { usdPerTon: number; stale: boolean } | null {
     const seen = new Set<string>();
     const items = [];
-    for (const alias of this.#config.tonAliases) {
-      for (const pool of this.#view.poolsWith(alias)) {
-        if (seen.has(pool.address) || !this.#usable(pool)) continue;
-        seen.add(pool.address);
-        const anchor = this.usdAnchor(otherToken(pool, alias));
-        if (anchor === undefined) continue;
-        const depth = Number(reserveOf(pool, anchor.address)) / 10 ** anchor.decimals;
-        if (depth < this.#config.tonPoolMinDepthUsd) continue;
-        const value = spotInOther(pool, alias) * 10 ** (TON_DECIMALS - anchor.decimals);
-        items.push({ value, weight: depth, key: pool.address });
-      }
+    for (const [alias, pool] of this.#tonUsdPools()) {
+      if (seen.has(pool.address) || !this.#usable(pool)) continue;
+      seen.add(pool.address);
+      const anchor = this.usdAnchor(otherToken(pool, alias));
+      if (anchor === undefined) continue;
+      const depth = Number(reserveOf(pool, anchor.address)) / 10 ** anchor.decimals;
+      if (depth < this.#config.tonPoolMinDepthUsd) continue;
+      const value = spotInOther(pool, alias) * 10 ** (TON_DECIMALS - anchor.decimals);
+      items.push({ value, weight: depth, key: pool.address });
     }
     const median = weightedMedian(items);
     if (median !== null) return { usdPerTon: median, stale: false };

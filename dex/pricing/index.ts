@@ -10,6 +10,7 @@ export {
   type PriceBookOptions,
   type PriceSource,
   type PricingPool,
+  pairKey,
   poolIndex,
   ratioToNumber,
   spotInOther,

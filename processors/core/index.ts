@@ -27,6 +27,7 @@ import {
 } from "../../dex/classify/index.ts";
 import { v2LayoutsOf } from "../../dex/pool-data.ts";
 import { poolStateColumns } from "../../dex/pool-state-row.ts";
+import type { PricingConfig } from "../../dex/pricing/index.ts";
 import type {
   AssetRow,
   FactRows,
@@ -46,6 +47,7 @@ import { ReservesAfter, traceMaker } from "./feed-columns.ts";
 import type { CoreLookups, RouterInfo } from "./lookups.ts";
 import { operationRows } from "./operation-rows.ts";
 import { type PoolReport, PoolTracker } from "./pool-state.ts";
+import { SwapPricer } from "./swap-usd.ts";
 import { blockRow, transactionsRows } from "./transaction-rows.ts";
 import { TraceWindow } from "./window.ts";
 
@@ -63,6 +65,8 @@ export type CoreOptions = {
    * (a second release would see a trace cut at the resume point and overwrite good rows).
    */
   resumedAfter?: number;
+  /** USD pricing of swaps (dex/pricing; ./swap-usd.ts); absent: the USD columns stay null. */
+  pricing?: PricingConfig;
 };
 
 /**
@@ -94,6 +98,9 @@ export class ProcessorCore {
   readonly #memo: ClassifyMemo;
   /** Reserves after each recent pool transaction, for the feed columns of the operations it anchors. */
   readonly #reserves = new ReservesAfter();
+  /** USD columns of swaps from the pool states before each swap; null without a pricing config. */
+  readonly #pricer: SwapPricer | null;
+  #pricerSeeded = false;
 
   /** `tracker` rebuilds a tracker (e.g. `PoolTracker.fromRows` after a restart) around the core's types. */
   constructor(
@@ -109,6 +116,7 @@ export class ProcessorCore {
     this.#memo = createClassifyMemo(options.parseBoc);
     this.#tracker = (tracker ?? ((types) => new PoolTracker(types)))(this.poolTypeOf);
     this.#assets = createAssetLearner(options.lookups);
+    this.#pricer = options.pricing === undefined ? null : new SwapPricer(options.pricing);
   }
 
   /** Pool types known so far (restored trackers ask for types through this map too). */
@@ -116,7 +124,10 @@ export class ProcessorCore {
 
   /** After a restart: the pool and router rows already stored, so they are refreshed, not re-created. */
   restore(rows: { pools: readonly PoolRow[]; routers: readonly RouterRow[] }): void {
-    for (const p of rows.pools) this.#store(p);
+    for (const p of rows.pools) {
+      this.#store(p);
+      this.#pricer?.learnPool(p.pool, p.token0_master, p.token1_master);
+    }
     for (const r of rows.routers) this.#routers.set(r.address, r);
     this.#assets.restore(rows);
   }
@@ -138,10 +149,17 @@ export class ProcessorCore {
     const txs = records.filter((r): r is RawTransaction => !isRejected(r));
     const rejected = records.filter(isRejected).map(rejectedRow);
     await this.#resolvePoolTypes(txs);
+    if (this.#pricer !== null && !this.#pricerSeeded) {
+      // A restored tracker's states predate every swap this core will release.
+      this.#pricer.seed(this.#tracker.snapshot().pools);
+      this.#pricerSeeded = true;
+    }
     const pools = this.#tracker.applyBatch(txs, this.#cellOf);
     const resynced = await this.#resync(pools.reports, txs);
     this.#reserves.record(pools.poolStates);
     this.#reserves.record(resynced.states);
+    this.#pricer?.record(pools.poolStates);
+    this.#pricer?.record(resynced.states);
     this.#window.add(txs);
     const step = this.#window.step(
       (batch) => classify(batch, { jettonMasters: this.#assets.hints(), memo: this.#memo }),
@@ -174,12 +192,14 @@ export class ProcessorCore {
     const known = await this.#assets.rows(ops);
     const routers = await this.#routerRows(ops);
     const poolRows = this.#poolRows([...pools.pools, ...resynced.pools, ...opPoolRows(ops)]);
+    const swaps = this.#priceSwaps(opRows.swaps, lastEvicted);
     const tx = transactionsRows(txs);
     return {
       rows: {
         ...tx,
         blocks: step.evicted.map((b) => blockRow({ ...b, utime: maxNow(b.transactions) })),
         ...opRows,
+        swaps,
         unknown_messages: [...opRows.unknown_messages, ...rejected],
         pool_states: [...pools.poolStates, ...resynced.states],
         pools: poolRows,
@@ -336,6 +356,16 @@ export class ProcessorCore {
       out.push(fact);
     }
     return out;
+  }
+
+  /** Swap rows with their USD columns (after `#poolRows`, which names every pool's tokens). */
+  #priceSwaps(rows: FactRows["swaps"], lastEvicted: number | undefined): FactRows["swaps"] {
+    const pricer = this.#pricer;
+    if (pricer === null || rows === undefined) return rows;
+    for (const row of this.#pools.values()) pricer.learnPool(row.pool, row.token0_master, row.token1_master);
+    const priced = pricer.price(rows);
+    if (lastEvicted !== undefined) pricer.prune(lastEvicted);
+    return priced;
   }
 
   /** The pool rows as the store has them (restored, or written by this core). */

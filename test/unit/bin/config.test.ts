@@ -64,9 +64,38 @@ test("defaults: embedded deployment on port 8080 with data under ./data", (t) =>
       assetListPath: null,
       corsOrigins: "*",
       compressMinBytes: 1024,
+      pricingUsdAnchors: null,
+      pricingMinDepthUsd: 1_000,
+      pricingTonPoolMinDepthUsd: 50_000,
     },
   );
   t.true(Object.isFrozen(c));
+});
+
+test("pricing: USD anchors as address:decimals in any address form; thresholds in USD", (t) => {
+  const c = loadConfig(
+    {
+      PRICING_USD_ANCHORS:
+        "EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs:6, 0:0000000000000000000000000000000000000000000000000000000000000001:9",
+      PRICING_MIN_DEPTH_USD: "2500.5",
+    },
+    [],
+  );
+  t.deepEqual(c.pricingUsdAnchors, [
+    { address: "0:B113A994B5024A16719F69139328EB759596C38A25F59028B146FECDC3621DFE", decimals: 6 },
+    { address: "0:0000000000000000000000000000000000000000000000000000000000000001", decimals: 9 },
+  ]);
+  t.is(c.pricingMinDepthUsd, 2500.5);
+  t.deepEqual(
+    problemsOf({
+      PRICING_USD_ANCHORS: "EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs",
+      PRICING_TON_POOL_MIN_DEPTH_USD: "-1",
+    }),
+    [
+      "PRICING_USD_ANCHORS must be a comma-separated list of address:decimals, got 'EQCxE6mUtQJKFnGfaROTKOt1lZbDiiX1kCixRv7Nw2Id_sDs'",
+      "PRICING_TON_POOL_MIN_DEPTH_USD must be a non-negative number, got '-1'",
+    ],
+  );
 });
 
 test("the trace window's depth: WINDOW_BLOCKS, else 24 on the devnet and 64 on real chain data", (t) => {

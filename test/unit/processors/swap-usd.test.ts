@@ -1,0 +1,165 @@
+/**
+ * processors/core/swap-usd.ts: the processor stores each executed swap leg's USD volume, priced with the
+ * pool states before the swap (analytics.md §7.5). On the real mainnet traces, with TON/USD from the real
+ * USD₮/pTON v2.2 pool's recorded state (test/vectors/messages/stonfi-getmethods.json), and on the devnet.
+ */
+import { readFileSync } from "node:fs";
+import test from "ava";
+import { poolState } from "../../../dex/amm/index.ts";
+import { PTON_V2_MASTER } from "../../../dex/classify/known.ts";
+import { poolStateColumns } from "../../../dex/pool-state-row.ts";
+import { DEFAULT_THRESHOLDS, MAINNET_PRICING, MAINNET_USDT } from "../../../dex/pricing/index.ts";
+import { devnetPricingAnchors } from "../../../ingest/devnet/pricing.ts";
+import { type CoreLookups, ProcessorCore } from "../../../processors/core/index.ts";
+import { PoolTracker } from "../../../processors/core/pool-state.ts";
+import { chainStateLookups } from "../../../processors/lookups.ts";
+import type { PoolRow, PoolStateRow, SwapRow } from "../../../schemas/facts.ts";
+import { runDevnet } from "../../helpers/devnet-run.ts";
+import { type LoadedTrace, loadAllTraces } from "../../helpers/traces.ts";
+
+const vectors = JSON.parse(
+  readFileSync(new URL("../../vectors/messages/stonfi-getmethods.json", import.meta.url), "utf8"),
+) as { name: string; account: string; independently_parsed_storage: Record<string, string> }[];
+const cpi = vectors.find((e) => e.name === "stonfi v2 const product")!;
+const storage = cpi.independently_parsed_storage;
+/** USD per TON in that pool: 3,584,182.740475 USD₮ / 1,257,031.691107454 TON. */
+const TON_USD = 3584182.740475 / 1257031.691107454;
+
+const tonUsdState: PoolStateRow = {
+  pool: cpi.account,
+  lt: 1n,
+  tx_hash: "00".repeat(32),
+  mc_seqno: 1,
+  utime: 1,
+  ...poolStateColumns(
+    poolState({
+      type: "v2_constant_product",
+      reserve0: BigInt(storage.reserve0!),
+      reserve1: BigInt(storage.reserve1!),
+      lpSupply: BigInt(storage.total_supply_lp!),
+    }),
+  ),
+};
+const tonUsdPool: PoolRow = {
+  pool: cpi.account,
+  router: storage.router!,
+  dex: "v2",
+  pool_type: "v2_constant_product",
+  token0_wallet: storage.token0!,
+  token1_wallet: storage.token1!,
+  token0_master: MAINNET_USDT,
+  token1_master: PTON_V2_MASTER,
+  created_lt: null,
+  created_utime: null,
+  version: 1n,
+};
+
+const lookupsOf = (trace: LoadedTrace): CoreLookups => ({
+  walletMaster: async (wallet) => trace.masters.get(wallet) ?? null,
+  jetton: async () => null,
+  router: async () => null,
+  poolType: async () => undefined,
+});
+
+async function swapsOf(trace: LoadedTrace, withTonUsd = true): Promise<SwapRow[]> {
+  const core = new ProcessorCore(
+    { windowBlocks: 64, lookups: lookupsOf(trace), pricing: MAINNET_PRICING },
+    (types) => PoolTracker.fromRows(withTonUsd ? [tonUsdState] : [], withTonUsd ? [tonUsdPool] : [], types),
+  );
+  if (withTonUsd) core.restore({ pools: [tonUsdPool], routers: [] });
+  const out: SwapRow[] = [];
+  for (const r of [await core.process(trace.txs), await core.process([], true)])
+    out.push(...(r.rows.swaps ?? []));
+  return out;
+}
+
+const traces = new Map(loadAllTraces().map((t) => [t.name, t]));
+
+const near = (actual: number | null, expected: number) =>
+  actual !== null && Math.abs(actual - expected) <= 1e-12 * Math.abs(expected);
+
+/** [trace, offer amount, volume_usd, untracked_volume_usd] of each leg, from the INDEX.md amounts. */
+const EXPECTED: [string, bigint, number | null, number | null][] = [
+  // TON → NOT: 44.426053349 TON at the pool's TON/USD
+  ["mixed-dedust-coffee-stonfi-v2.json", 44426053349n, 44.426053349 * TON_USD, 0],
+  // NOT → USD₮: the USD₮ side, 0.092994
+  ["v1-jetton-to-jetton.json", 53303435994n, 0.092994, 0],
+  // tsTON (an LSD without a rate: no quote) → TON: the TON side, 28.517149387 TON
+  ["v1-jetton-to-ton-referral.json", 27051113105n, 28.517149387 * TON_USD, 0],
+  ["v1-jetton-to-ton.json", 690431808125n, 0.392421171 * TON_USD, 0],
+  // refunded: not executed, nothing known
+  ["v1-ton-to-jetton-failed-refund.json", 3400000000n, null, null],
+  // STON → USD₮ → jetton across two routers: each leg is valued by its USD₮ side, 37.841924
+  ["v2-jetton-to-jetton-two-routers-referral.json", 7205784725n, 37.841924, 0],
+  ["v2-jetton-to-jetton-two-routers-referral.json", 37841924n, 37.841924, 0],
+  // two unpriced jettons: untracked (0), with no estimate at all
+  ["v2-jetton-to-jetton.json", 100000000n, 0, null],
+];
+
+test("mainnet traces: each executed leg valued by its quote side at the TON/USD of the real USD₮/pTON pool", async (t) => {
+  const rows = new Map<string, SwapRow[]>();
+  for (const [name, trace] of traces) rows.set(name, await swapsOf(trace));
+  t.is([...rows.values()].flat().length, EXPECTED.length);
+  for (const [name, amountIn, volume, untracked] of EXPECTED) {
+    const row = rows.get(name)?.find((r) => r.amount_in === amountIn);
+    t.truthy(row, `${name}: leg of ${amountIn}`);
+    if (volume === null || volume === 0) t.is(row?.volume_usd, volume, name);
+    else t.true(near(row?.volume_usd ?? null, volume), `${name}: ${row?.volume_usd} ≉ ${volume}`);
+    t.is(row?.untracked_volume_usd, untracked, name);
+    // the traces' pools have no known state (active before the recording): their LP fee is not known
+    t.is(row?.lp_fee_usd, null, name);
+  }
+});
+
+test("mainnet traces without any TON/USD pool: TON legs are untracked and unknown, never priced from nothing", async (t) => {
+  const [row] = await swapsOf(traces.get("v1-jetton-to-ton.json")!, false);
+  t.is(row?.volume_usd, 0);
+  t.is(row?.untracked_volume_usd, null);
+  const [usdt] = await swapsOf(traces.get("v1-jetton-to-jetton.json")!, false);
+  t.is(usdt?.volume_usd, 0.092994);
+});
+
+test("devnet: every executed leg has a USD volume; dUSD legs at face value; TON legs near the catalogue's TON/USD", async (t) => {
+  const run = await runDevnet({ seed: 7, blocks: 40 });
+  const pricing = { ...MAINNET_PRICING, ...devnetPricingAnchors(run.devnet.world), ...DEFAULT_THRESHOLDS };
+  const core = new ProcessorCore({ windowBlocks: 16, lookups: chainStateLookups(run.devnet.state), pricing });
+  const swaps: SwapRow[] = [];
+  const states: PoolStateRow[] = [];
+  for (const b of run.blocks) {
+    const r = await core.process(b.transactions);
+    swaps.push(...(r.rows.swaps ?? []));
+    states.push(...(r.rows.pool_states ?? []));
+  }
+  swaps.push(...((await core.process([], true)).rows.swaps ?? []));
+  const dUsd = pricing.usdAnchors[0]!.address;
+  const tonAliases = new Set(pricing.tonAliases);
+  const executed = swaps.filter((s) => s.success === true && s.amount_out !== null);
+  t.true(executed.length > 50, `${executed.length} executed legs`);
+  for (const s of swaps) {
+    if (s.success !== true) t.is(s.volume_usd, null);
+    else t.not(s.volume_usd, null);
+  }
+  let tonLegs = 0;
+  for (const s of executed) {
+    const offerTon = tonAliases.has(s.offer_master ?? "");
+    const askTon = tonAliases.has(s.ask_master ?? "");
+    if (s.offer_master === dUsd && !askTon) t.true(near(s.volume_usd, Number(s.amount_in) / 1e6));
+    if (s.ask_master === dUsd && !offerTon) t.true(near(s.volume_usd, Number(s.amount_out) / 1e6));
+    // TON against a non-quote: the implied TON price is near the catalogue's 5.2 USD (the seed moves it)
+    if ((offerTon && s.ask_master !== dUsd) || (askTon && s.offer_master !== dUsd)) {
+      tonLegs++;
+      const tonAmount = Number(offerTon ? s.amount_in : s.amount_out!) / 1e9;
+      const implied = (s.volume_usd ?? 0) / tonAmount;
+      t.true(implied > 5.2 / 1.5 && implied < 5.2 * 1.5, `implied TON/USD ${implied}`);
+    }
+    // the LP fee: volume × the pool's LP fee (bps) before the swap
+    const before = states
+      .filter(
+        (p) => p.pool === s.pool && (p.mc_seqno < s.mc_seqno || (p.mc_seqno === s.mc_seqno && p.lt < s.lt)),
+      )
+      .at(-1);
+    t.true(before !== undefined, "the devnet tracks every pool from its deployment");
+    t.true(near(s.lp_fee_usd, ((s.volume_usd ?? 0) * before!.lp_fee_bps) / 1e4) || s.lp_fee_usd === 0);
+  }
+  t.true(tonLegs > 10, `${tonLegs} TON legs`);
+});
