@@ -7,6 +7,8 @@
  * transaction the contracts executed a swap in is a swap event of its pool.
  */
 import anyTest, { type TestFn } from "ava";
+import { z } from "zod";
+import { selectFeedEvents, selectFeedHead } from "../../api/queries/sql/feed.ts";
 import { ASSETS } from "../../ingest/devnet/sim/catalog.ts";
 import type { RawTransaction } from "../../schemas/raw-transaction.ts";
 import { type ApiDevnet, assetAddress, startApiDevnet } from "../helpers/api-devnet.ts";
@@ -68,4 +70,20 @@ test("the feed over a devnet run keeps every rule (0 violations)", async (t) => 
     t.true((report.counts.join ?? 0) > 0);
     t.true((report.counts.exit ?? 0) > 0);
   }
+});
+
+test("maker and reserves stored by the processor: every event carries them, and the answers equal the lookups' (trace walk, pool_states)", async (t) => {
+  const { env } = t.context;
+  const head = await selectFeedHead(env.pipeline.store);
+  if (head === null) return t.fail("no head");
+  const fast = await selectFeedEvents(env.pipeline.store, 0, head.mcSeqno);
+  const looked = await selectFeedEvents(env.pipeline.store, 0, head.mcSeqno, { stored: false });
+  t.true(fast.length > 1000);
+  t.deepEqual(fast, looked);
+  const [missing] = await env.pipeline.store.query(
+    `SELECT countIf(maker IS NULL) AS makers, countIf(reserve0_after IS NULL) AS reserves FROM swaps FINAL
+     WHERE pool IS NOT NULL AND ifNull(amount_out > 0, false)`,
+    z.object({ makers: z.coerce.number(), reserves: z.coerce.number() }),
+  );
+  t.deepEqual(missing, { makers: 0, reserves: 0 });
 });

@@ -11,6 +11,7 @@
  */
 import anyTest, { type TestFn } from "ava";
 import { z } from "zod";
+import { selectFeedEvents } from "../../api/queries/sql/feed.ts";
 import type { Store } from "../../infra/store/client.ts";
 import { validateFeed } from "../helpers/dexscreener-validator.ts";
 import { type ReplayedTraces, replayTraces, rootOf } from "../helpers/replayed-traces.ts";
@@ -131,3 +132,16 @@ test.serial("with the chain's metadata, the real operations keep every rule (0 v
   t.log(report.latest, report.counts);
   t.true((report.counts.swap ?? 0) > 0);
 });
+
+test.serial(
+  "the makers the processor stored equal the walk up the stored traces (an aggregator is not the maker)",
+  async (t) => {
+    let n = 0;
+    for (const [lo, hi] of traceRanges(t)) {
+      const fast = await selectFeedEvents(t.context.store, lo, hi);
+      t.deepEqual(fast, await selectFeedEvents(t.context.store, lo, hi, { stored: false }));
+      n += fast.length;
+    }
+    t.true(n > 0);
+  },
+);

@@ -12,6 +12,12 @@
  * transaction time of the block's events. Reserves: the pool state stored for the pool transaction itself
  * (`pool_states` at exactly its lt), else unknown.
  *
+ * Maker and reserves are read from the operation row itself (`maker`, `reserve{0,1}_after`, migration 008,
+ * stored by the processor: processors/core/feed-columns.ts), so a range costs one scan of the operation
+ * tables. Where a row does not carry them (written before 008, or not known when written) they are looked
+ * up as described above: the pool_states row at the lt, the walk up the stored trace. Same answers either
+ * way; `{ stored: false }` ignores the stored columns (the bench's and the tests' comparison).
+ *
  * (UNION ALL names the columns after the first branch; the liquidity branch's alias must not be \`kind\`:
  * ClickHouse would resolve its WHERE's \`kind\` to that alias.)
  *
@@ -34,7 +40,7 @@ import {
   tokenAssetSql,
 } from "./common.ts";
 import { aIsToken0 } from "./operation-records.ts";
-import { selectStatesAt, selectTracePaths, stateKey } from "./operations.ts";
+import { selectStatesAt, selectTracePaths, stateKey, type WalletTx } from "./operations.ts";
 import { selectAssets } from "./reference.ts";
 
 const feedRow = z.object({
@@ -47,6 +53,9 @@ const feedRow = z.object({
   block_utime: seconds.nullable(),
   pool: str,
   maker: nstr,
+  stored_maker: nstr,
+  reserve0_after: big.nullable(),
+  reserve1_after: big.nullable(),
   ...assetPairColumns,
   token0_wallet: nstr,
   token1_wallet: nstr,
@@ -57,12 +66,13 @@ type FeedRow = z.infer<typeof feedRow>;
 
 const RANGE = "mc_seqno BETWEEN {from:UInt32} AND {to:UInt32}";
 
-const FEED_SQL = `SELECT kind, id, tx_hash, lt, mc_seqno, utime, pool, maker, a_kind, a_master, a_wallet,
+const FEED_SQL = `SELECT kind, id, tx_hash, lt, mc_seqno, utime, pool, fallback_maker AS maker, stored_maker, reserve0_after,
+  reserve1_after, a_kind, a_master, a_wallet,
   b_kind, b_master, b_wallet, amount_a, amount_b, b.block_utime AS block_utime, pt.token0_wallet AS token0_wallet,
   pt.token1_wallet AS token1_wallet, pt.token0 AS token0, pt.token1 AS token1
 FROM (
   SELECT 'swap' AS kind, id, tx_hash, lt, mc_seqno, utime, assumeNotNull(pool) AS pool,
-    coalesce(route_sender, sender) AS maker,
+    coalesce(route_sender, sender) AS fallback_maker, maker AS stored_maker, reserve0_after, reserve1_after,
     offer_kind AS a_kind, offer_master AS a_master, offer_router_wallet AS a_wallet,
     ask_kind AS b_kind, ask_master AS b_master, ask_router_wallet AS b_wallet,
     amount_in AS amount_a, assumeNotNull(amount_out) AS amount_b
@@ -70,7 +80,7 @@ FROM (
   WHERE ${RANGE} AND pool IS NOT NULL AND ifNull(amount_out > 0, false) AND amount_in > 0
   UNION ALL
   SELECT if(kind = 'mint', 'join', 'exit') AS event, id, tx_hash, lt, mc_seqno, utime, pool,
-    owner AS maker,
+    owner AS fallback_maker, maker AS stored_maker, reserve0_after, reserve1_after,
     asset0_kind AS a_kind, asset0_master AS a_master, asset0_router_wallet AS a_wallet,
     asset1_kind AS b_kind, asset1_master AS b_master, asset1_router_wallet AS b_wallet,
     amount0 AS amount_a, amount1 AS amount_b
@@ -115,18 +125,28 @@ function toRecord(
   };
 }
 
-export async function selectFeedEvents(store: Store, from: number, to: number): Promise<FeedEventRecord[]> {
+export async function selectFeedEvents(
+  store: Store,
+  from: number,
+  to: number,
+  options: { stored?: boolean } = {},
+): Promise<FeedEventRecord[]> {
+  const stored = options.stored ?? true;
   const rows = await store.query(FEED_SQL, feedRow, { from, to });
   if (rows.length === 0) return [];
+  const noMaker = rows.filter((r) => !stored || r.stored_maker === null);
+  const noReserves = rows.filter((r) => !stored || r.reserve0_after === null || r.reserve1_after === null);
   const [states, paths] = await Promise.all([
     selectStatesAt(
       store,
-      rows.map((r) => ({ pool: r.pool, lt: r.lt })),
+      noReserves.map((r) => ({ pool: r.pool, lt: r.lt })),
     ),
-    selectTracePaths(
-      store,
-      rows.map((r) => r.tx_hash),
-    ),
+    noMaker.length === 0
+      ? new Map<string, WalletTx[]>()
+      : selectTracePaths(
+          store,
+          noMaker.map((r) => r.tx_hash),
+        ),
   ]);
   // Asset metadata read with the events (not from a cached list older than them): an event is served only
   // when its pool's tokens are known and both assets can be described.
@@ -146,22 +166,39 @@ export async function selectFeedEvents(store: Store, from: number, to: number): 
   const fallback = new Map<number, number>();
   for (const r of rows) fallback.set(r.mc_seqno, Math.max(fallback.get(r.mc_seqno) ?? 0, r.utime));
   return rows.flatMap((r) => {
-    const root = paths.get(r.tx_hash)?.at(-1);
-    const record = toRecord(root?.external && root.hash !== r.tx_hash ? { ...r, maker: root.account } : r);
+    const record = toRecord({ ...r, maker: makerOf(r, stored, paths) });
     if (record === null) return [];
-    const s = states.get(stateKey(r.pool, r.lt));
-    const exact = s !== undefined && s.state_lt === r.lt;
+    const [reserve0, reserve1] = reservesOf(r, stored, states);
     return [
       {
         ...record,
         block: { mcSeqno: r.mc_seqno, utime: r.block_utime ?? (fallback.get(r.mc_seqno) as number) },
-        reserve0: exact ? s.reserve0 : null,
-        reserve1: exact ? s.reserve1 : null,
+        reserve0,
+        reserve1,
         decimals0: decimalsOf(r, 0),
         decimals1: decimalsOf(r, 1),
       },
     ];
   });
+}
+
+/** The stored maker, else the trace root's account (when the store kept it), else the row's fallback. */
+function makerOf(r: FeedRow, stored: boolean, paths: ReadonlyMap<string, WalletTx[]>): string | null {
+  if (stored && r.stored_maker !== null) return r.stored_maker;
+  const root = paths.get(r.tx_hash)?.at(-1);
+  return root?.external && root.hash !== r.tx_hash ? root.account : r.maker;
+}
+
+/** The stored reserves after the event, else the pool_states row at exactly its lt, else unknown. */
+function reservesOf(
+  r: FeedRow,
+  stored: boolean,
+  states: ReadonlyMap<string, { state_lt: bigint; reserve0: bigint; reserve1: bigint }>,
+): [bigint | null, bigint | null] {
+  if (stored && r.reserve0_after !== null && r.reserve1_after !== null)
+    return [r.reserve0_after, r.reserve1_after];
+  const s = states.get(stateKey(r.pool, r.lt));
+  return s !== undefined && s.state_lt === r.lt ? [s.reserve0, s.reserve1] : [null, null];
 }
 
 const headRow = z.object({ mc_seqno: z.number().int(), utime: seconds });
