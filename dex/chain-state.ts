@@ -27,12 +27,26 @@ export type GetMethodRunner = {
   readStack?(stack: TupleItem[]): TupleReader;
   /** The account's last transaction as the chain has it now (never cached); null when it has none. */
   lastTransaction?(address: Address): Promise<LastTransaction | null>;
+  /**
+   * The account's status, data cell and last transaction from ONE answer (never cached), so the data is
+   * exactly the state after that transaction; null when the source cannot tell them together now.
+   */
+  accountState?(address: Address): Promise<AccountSnapshot | null>;
   /** The same runner without its answer cache nor shared in-flight reads (every answer read now). */
   uncached?(): GetMethodRunner;
 };
 
 /** An account's last transaction: its lt and hash, and the block that committed it. */
 export type LastTransaction = { lt: bigint; hash: string; utime: number; mcSeqno: number };
+
+/** An account as one read saw it: its data is the state its last transaction left. */
+export type AccountSnapshot = {
+  status: "active" | "uninit" | "frozen" | "nonexist";
+  /** The persistent data cell (null unless active). */
+  data: Cell | null;
+  /** null: the account has no transaction. */
+  lastTransaction: LastTransaction | null;
+};
 
 /** A get-method failed (non-zero exit code) or returned a stack of the wrong shape. */
 export class ChainStateError extends Error {
@@ -133,6 +147,10 @@ export type ChainState = {
   getTokenMetadata?(master: Address): Promise<TokenMetadata | null>;
   /** The account's last transaction now (absent: the runner cannot tell; null: the account has none). */
   getLastTransaction?(address: Address): Promise<LastTransaction | null>;
+  /** Status, data and last transaction from one read (GetMethodRunner.accountState); absent: cannot tell. */
+  getAccountState?(address: Address): Promise<AccountSnapshot | null>;
+  /** A v2 pool's type (`get_pool_type`, fixed by its code); null when the pool is not deployed. */
+  getV2PoolType(pool: Address): Promise<V2ContractPoolType | null>;
   /** The same reads, each answered now (no cache): for a state that must pair with `getLastTransaction`. */
   uncached?(): ChainState;
 };
@@ -268,11 +286,23 @@ export function createChainState(runner: GetMethodRunner): ChainState {
     parse: (r: TupleReader) => T,
   ) => call(address, method, [], fields, parse, "null");
 
-  const { lastTransaction, uncached } = runner;
+  const { lastTransaction, accountState, uncached } = runner;
+  async function v2PoolType(pool: Address): Promise<V2ContractPoolType | null> {
+    const type = await optional(pool, "get_pool_type", FIELDS.poolType, readString);
+    if (type === null) return null;
+    if (!isV2ContractPoolType(type)) {
+      throw new ChainStateError(pool, "get_pool_type", 0, `unknown pool type '${type}'`);
+    }
+    return type;
+  }
   return {
     ...(lastTransaction === undefined
       ? {}
       : { getLastTransaction: (address: Address) => lastTransaction.call(runner, address) }),
+    ...(accountState === undefined
+      ? {}
+      : { getAccountState: (address: Address) => accountState.call(runner, address) }),
+    getV2PoolType: v2PoolType,
     ...(uncached === undefined ? {} : { uncached: () => createChainState(uncached.call(runner)) }),
     getBalance: (address) => runner.getBalance(address),
     getJettonData: (master) =>
@@ -345,12 +375,8 @@ export function createChainState(runner: GetMethodRunner): ChainState {
         collectedToken1ProtocolFee: r.readBigNumber(),
       })),
     async getV2PoolData(pool) {
-      const type = await optional(pool, "get_pool_type", FIELDS.poolType, readString);
-      if (type === null) return null;
-      if (!isV2ContractPoolType(type)) {
-        throw new ChainStateError(pool, "get_pool_type", 0, `unknown pool type '${type}'`);
-      }
-      const poolType = type;
+      const poolType = await v2PoolType(pool);
+      if (poolType === null) return null;
       return optional(pool, "get_pool_data", FIELDS.v2Pool, (r) => {
         const common: V2PoolData = {
           poolType,

@@ -6,7 +6,8 @@
 import { Address } from "@ton/core";
 import { type ChainState, v1PoolState, v2PoolState } from "../dex/chain-state.ts";
 import { parseTokenMetadata } from "../dex/jetton-metadata.ts";
-import { poolTypeOfV2Name, V2_CONTRACT_POOL_TYPES } from "../schemas/pool-types.ts";
+import { type PoolData, PoolDataError, parsePoolData } from "../dex/pool-data.ts";
+import { type PoolType, poolTypeOfV2Name, V2_CONTRACT_POOL_TYPES } from "../schemas/pool-types.ts";
 import { rawOrNull as raw } from "../schemas/ton.ts";
 import type { ChainPoolState, CoreLookups, RouterInfo } from "./core/index.ts";
 
@@ -79,7 +80,7 @@ export function chainStateLookups(
         return d === null ? null : V2_CONTRACT_POOL_TYPES[d.poolType];
       })) ?? undefined,
     // only a chain state that tells an account's last transaction can pair a pool's state with an lt
-    ...(state?.getLastTransaction === undefined
+    ...(state?.getLastTransaction === undefined && state?.getAccountState === undefined
       ? {}
       : {
           poolState: (pool: string, dex: "v1" | "v2") =>
@@ -89,10 +90,17 @@ export function chainStateLookups(
 }
 
 /**
- * A pool's state paired with its last transaction: the lt is read before and after the get-methods, and the
- * state is used only when both agree (no transaction came in between), once more when they did not; null
- * when they still differ, when the chain state cannot tell an account's last transaction, or the pool is
- * not deployed. The reads bypass every cache (a cached state would pair with a newer lt).
+ * A pool's state paired with its last transaction.
+ *
+ * Exact: when the chain state reads an account's data and last transaction in one answer
+ * (`getAccountState`), the data cell is decoded (dex/pool-data.ts, the pool's type from `get_pool_type`,
+ * fixed by its code) — it is the state that transaction left, whatever happens on the chain meanwhile.
+ * A data cell of a layout this service does not know falls back to the get-methods below.
+ *
+ * Otherwise the lt is read before and after the get-methods, and the state is used only when both agree
+ * (no transaction came in between), once more when they did not. The reads bypass every cache (a cached
+ * state would pair with a newer lt). null when they still differ, when the chain state cannot tell an
+ * account's last transaction, or the pool is not deployed.
  */
 export async function poolStateAsOfLastTransaction(
   chain: ChainState,
@@ -100,8 +108,12 @@ export async function poolStateAsOfLastTransaction(
   dex: "v1" | "v2",
 ): Promise<ChainPoolState | null> {
   const s = chain.uncached?.() ?? chain;
-  if (s.getLastTransaction === undefined) return null;
   const address = Address.parseRaw(pool);
+  if (s.getAccountState !== undefined) {
+    const snapshot = await poolStateOfSnapshot(s, address, dex);
+    if (snapshot !== "unknown layout") return snapshot;
+  }
+  if (s.getLastTransaction === undefined) return null;
   for (let attempt = 0; attempt < 2; attempt++) {
     const before = await s.getLastTransaction(address);
     if (before === null) return null;
@@ -112,6 +124,36 @@ export async function poolStateAsOfLastTransaction(
     return { ...read, lt: before.lt, txHash: before.hash, utime: before.utime, mcSeqno: before.mcSeqno };
   }
   return null;
+}
+
+async function poolStateOfSnapshot(
+  s: ChainState,
+  address: Address,
+  dex: "v1" | "v2",
+): Promise<ChainPoolState | null | "unknown layout"> {
+  const snapshot = await s.getAccountState!(address);
+  const tx = snapshot?.lastTransaction ?? null;
+  if (snapshot === null || tx === null || snapshot.status !== "active" || snapshot.data === null) return null;
+  let type: PoolType;
+  if (dex === "v1") type = "v1_constant_product";
+  else {
+    const name = await s.getV2PoolType(address);
+    if (name === null) return null;
+    type = V2_CONTRACT_POOL_TYPES[name];
+  }
+  let data: PoolData;
+  try {
+    data = parsePoolData(snapshot.data, type);
+  } catch (error) {
+    if (error instanceof PoolDataError) return "unknown layout";
+    throw error;
+  }
+  const info = {
+    router: raw(data.router),
+    token0Wallet: raw(data.token0Wallet),
+    token1Wallet: raw(data.token1Wallet),
+  };
+  return { state: data.state, info, lt: tx.lt, txHash: tx.hash, utime: tx.utime, mcSeqno: tx.mcSeqno };
 }
 
 async function poolStateNow(

@@ -15,14 +15,27 @@
  * each `Transaction { hash, lt, now, mc_block_seqno, … }`, ton-index-go `index/models`), never cached;
  * `uncached()` is a runner whose get-methods are read now too (no cache, no shared in-flight read).
  *
+ * An account's data and last transaction together (`accountState`): ONE `GET /api/v3/addressInformation
+ * ?use_v2=false` (`V2AddressInformation { code, data, last_transaction_lt, last_transaction_hash, status }`,
+ * answered from the indexer's own account state, the store its transactions come from), so the data cell is
+ * exactly the state that transaction left; the block and time of that transaction are then read by hash
+ * (`GET /api/v3/transactions?hash=`). runGetMethod, by contrast, runs on a liteserver's newest state, which
+ * can be ahead of or behind the indexer: a state read that must pair with an lt uses `accountState`.
+ *
  * A missing or uninitialised account: toncenter runs the method and answers exit code -13 (as a liteserver
  * does; seen through @ton/ton's TonClient in ton-org/ton#66), which `createChainState` reads as "not
  * deployed" (`ACCOUNT_NOT_ACTIVE`).
  */
 import { createHash } from "node:crypto";
-import type { Address, TupleItem } from "@ton/core";
+import { type Address, Cell, type TupleItem } from "@ton/core";
 import { z } from "zod";
-import { ChainStateError, type GetMethodRun, type GetMethodRunner } from "../../dex/chain-state.ts";
+import {
+  type AccountSnapshot,
+  ChainStateError,
+  type GetMethodRun,
+  type GetMethodRunner,
+  type LastTransaction,
+} from "../../dex/chain-state.ts";
 import { base64ToHex } from "../../schemas/trace-file.ts";
 import { createMemoryCache } from "../cache/memory.ts";
 import { type CacheNamespace, cacheNamespace, type HotCache } from "../cache/types.ts";
@@ -49,6 +62,33 @@ export type ToncenterHttp = {
 export const ADDRESS_INFORMATION_PATH = "/api/v3/addressInformation";
 
 const addressInformation = z.object({ balance: z.string().regex(/^\d+$/), status: z.string() });
+
+const ACCOUNT_STATUSES = ["active", "uninit", "frozen", "nonexist"] as const;
+
+const addressSnapshot = z.object({
+  status: z.enum(ACCOUNT_STATUSES),
+  data: z
+    .string()
+    .min(1)
+    .nullish()
+    .transform((boc, ctx) => {
+      if (boc == null) return null;
+      try {
+        return Cell.fromBase64(boc);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: `not a BOC: ${(error as Error).message}` });
+        return z.NEVER;
+      }
+    }),
+  last_transaction_lt: z.string().regex(/^\d+$/).nullish(),
+  last_transaction_hash: z.string().min(1).nullish(),
+});
+
+/** A transaction hash as v2/v3 answers carry it (base64, base64url or hex) → lower-case hex. */
+function hashHex(hash: string): string {
+  if (/^[0-9a-fA-F]{64}$/.test(hash)) return hash.toLowerCase();
+  return base64ToHex(hash.replace(/-/g, "+").replace(/_/g, "/"));
+}
 
 export const TRANSACTIONS_PATH = "/api/v3/transactions";
 
@@ -146,18 +186,33 @@ export function toncenterGetMethodRunner(options: ToncenterRunnerOptions): GetMe
     });
   }
 
+  async function firstTransaction(query: Record<string, string>): Promise<LastTransaction | null> {
+    const [tx] = (await http.get(TRANSACTIONS_PATH, query, lastTransactions)).transactions;
+    // a transaction no masterchain block has committed yet is not final: it cannot anchor a state
+    if (tx === undefined || tx.mc_block_seqno == null) return null;
+    return { lt: BigInt(tx.lt), hash: hashHex(tx.hash), utime: tx.now, mcSeqno: tx.mc_block_seqno };
+  }
+
   return {
     uncached: () => toncenterGetMethodRunner({ ...options, uncached: true }),
-    async lastTransaction(address) {
-      const query = { account: rawOf(address), limit: "1", offset: "0", sort: "desc" };
-      const [tx] = (await http.get(TRANSACTIONS_PATH, query, lastTransactions)).transactions;
-      if (tx === undefined) return null;
-      return {
-        lt: BigInt(tx.lt),
-        hash: base64ToHex(tx.hash),
-        utime: tx.now,
-        mcSeqno: tx.mc_block_seqno ?? 0,
-      };
+    lastTransaction: (address) =>
+      firstTransaction({ account: rawOf(address), limit: "1", offset: "0", sort: "desc" }),
+    async accountState(address): Promise<AccountSnapshot | null> {
+      const info = await http.get(
+        ADDRESS_INFORMATION_PATH,
+        { address: rawOf(address), use_v2: "false" },
+        addressSnapshot,
+      );
+      const lt = info.last_transaction_lt;
+      const hash = info.last_transaction_hash;
+      const data = info.status === "active" ? info.data : null;
+      if (lt == null || hash == null || BigInt(lt) === 0n) {
+        return { status: info.status, data, lastTransaction: null };
+      }
+      // the block and time of that very transaction; an indexer that cannot show it yet cannot pair them
+      const tx = await firstTransaction({ hash, limit: "1", offset: "0" });
+      if (tx === null || tx.lt !== BigInt(lt) || tx.hash !== hashHex(hash)) return null;
+      return { status: info.status, data, lastTransaction: tx };
     },
     async runGetMethod(address, method, args): Promise<GetMethodRun> {
       const { exit_code, stack } = await run(address, method, args);

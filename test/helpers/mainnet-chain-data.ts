@@ -89,6 +89,7 @@ function v1Pool(): Account {
   const data = dataOf(V1_POOL);
   const raw = V1_POOL.account;
   return {
+    data,
     methods: {
       // contracts.md §2.10: (reserve0, reserve1, token0, token1, lp_fee, protocol_fee, ref_fee,
       // protocol_fee_address, collected0, collected1)
@@ -181,6 +182,7 @@ const staticOf = (data: Cell): Cell => data.refs[data.refs.length - 1] as Cell;
 function v2Pool(storage: V2Storage, type: V2PoolType, address: string, data: Cell | null): Account {
   const statics = data === null ? null : staticOf(data);
   return {
+    ...(data === null ? {} : { data }),
     methods: {
       get_pool_type: ok([text(type)]),
       get_pool_data: ok(v2PoolDataStack(storage, type)),

@@ -1,6 +1,7 @@
 /**
  * A local HTTP stand-in for toncenter's index API v3, as far as chain-state reads go: `POST
- * /api/v3/runGetMethod` and `GET /api/v3/addressInformation` in the real wire format (infra/toncenter/stack.ts
+ * /api/v3/runGetMethod`, `GET /api/v3/addressInformation` and `GET /api/v3/transactions` (by account or
+ * hash) in the real wire format (infra/toncenter/stack.ts
  * cites ton-index-go for it), answered from a table of accounts and their get-methods; plus plain files
  * (off-chain jetton metadata) with optional delay. An account the table does not have answers exit code -13,
  * a method an account does not have exit code 11 (TVM's "unknown method" from the get-method dispatcher), as
@@ -8,7 +9,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Address, type TupleItem } from "@ton/core";
+import { Address, type Cell, type TupleItem } from "@ton/core";
 import { fromV3Stack, toV3ResultStack, type V3StackEntry } from "../../infra/toncenter/stack.ts";
 
 export type GetMethodAnswer = { exitCode?: number; stack: TupleItem[] };
@@ -16,6 +17,10 @@ export type GetMethodHandler = GetMethodAnswer | ((args: TupleItem[]) => GetMeth
 export type Account = {
   balance?: bigint;
   methods: Record<string, GetMethodHandler>;
+  /** The persistent data cell (addressInformation's `data`). */
+  data?: Cell;
+  /** The last transaction (addressInformation's `last_transaction_*`, and `/api/v3/transactions`). */
+  lastTransaction?: { lt: bigint; hashHex: string; utime: number; mcSeqno: number | null };
 };
 export type StaticFile = {
   status?: number;
@@ -67,18 +72,47 @@ export function runGetMethodAnswer(accounts: Map<string, Account>, body: RunGetM
   return { gas_used: 2_000, exit_code: answer.exitCode ?? 0, stack: toV3ResultStack(answer.stack) };
 }
 
-/** `V2AddressInformation` for `?address=`. */
+const b64OfHex = (hex: string) => Buffer.from(hex, "hex").toString("base64");
+
+/** `V2AddressInformation` for `?address=` (hashes in base64, as ton-index-go answers them). */
 export function addressInformationAnswer(accounts: Map<string, Account>, query: URLSearchParams): unknown {
   const account = accounts.get(keyOf(query.get("address") ?? ""));
+  const last = account?.lastTransaction;
   return {
     balance: `${account?.balance ?? 0n}`,
     code: null,
-    data: null,
-    last_transaction_lt: null,
-    last_transaction_hash: null,
+    data: account?.data?.toBoc().toString("base64") ?? null,
+    last_transaction_lt: last === undefined ? null : `${last.lt}`,
+    last_transaction_hash: last === undefined ? null : b64OfHex(last.hashHex),
     frozen_hash: null,
     status: account === undefined ? "uninit" : "active",
   };
+}
+
+/**
+ * `TransactionsResponse` for `?account=…&sort=desc&limit=1` (its last transaction) or `?hash=` (the
+ * transaction with that hash, base64 or hex): the fields the runner reads (hash, lt, now, mc_block_seqno).
+ */
+export function transactionsAnswer(accounts: Map<string, Account>, query: URLSearchParams): unknown {
+  const wire = (account: string, t: NonNullable<Account["lastTransaction"]>) => ({
+    account,
+    hash: b64OfHex(t.hashHex),
+    lt: `${t.lt}`,
+    now: t.utime,
+    mc_block_seqno: t.mcSeqno,
+  });
+  const hash = query.get("hash");
+  const found: unknown[] = [];
+  for (const [address, account] of accounts) {
+    const t = account.lastTransaction;
+    if (t === undefined) continue;
+    const wanted =
+      hash === null
+        ? address === keyOf(query.get("account") ?? "")
+        : hash.toLowerCase() === t.hashHex || hash === b64OfHex(t.hashHex);
+    if (wanted) found.push(wire(address, t));
+  }
+  return { transactions: found.slice(0, 1), address_book: {} };
 }
 
 /** The same answers as handlers by path, for test/helpers/toncenter-standin.ts's `routes`. */
@@ -94,6 +128,7 @@ export function chainStateHandlers(
       status: 200,
       body: addressInformationAnswer(accounts, query),
     }),
+    "/api/v3/transactions": ({ query }) => ({ status: 200, body: transactionsAnswer(accounts, query) }),
   };
 }
 
@@ -117,6 +152,11 @@ export function chainStateRoutes(
     if (req.method === "GET" && url.pathname === "/api/v3/addressInformation") {
       log.push(`GET ${url.pathname}`);
       json(res, 200, addressInformationAnswer(accounts, url.searchParams));
+      return true;
+    }
+    if (req.method === "GET" && url.pathname === "/api/v3/transactions") {
+      log.push(`GET ${url.pathname}`);
+      json(res, 200, transactionsAnswer(accounts, url.searchParams));
       return true;
     }
     const file = files.get(url.pathname);

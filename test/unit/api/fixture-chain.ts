@@ -110,6 +110,7 @@ export function fakeChain(): ChainState {
       Address.parseRaw(raw(`vault ${rawOf(router)} ${rawOf(user)} ${rawOf(w)}`)),
     getV1PoolData: async () => null,
     getV2PoolData: async (pool) => (rawOf(pool) === CHAIN_ONLY_POOL ? chainOnlyPool() : null),
+    getV2PoolType: async (pool) => (rawOf(pool) === CHAIN_ONLY_POOL ? chainOnlyPool().poolType : null),
     getLpAccountAddress: async (pool, owner) => Address.parseRaw(lpAccountOf(rawOf(pool), rawOf(owner))),
     async getLpAccountData(lpAccount) {
       if (rawOf(lpAccount) !== lpAccountOf(P_CPI.address, WALLET)) return null;
