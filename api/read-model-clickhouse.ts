@@ -27,6 +27,7 @@ import { toOperationRecord } from "./queries/sql/operation-records.ts";
 import { selectOperationRows, selectStatesAt, selectTracePaths } from "./queries/sql/operations.ts";
 import { selectPools } from "./queries/sql/pools.ts";
 import { selectFeeVaults, selectLpPositions } from "./queries/sql/positions.ts";
+import { selectPoolUsdWindows } from "./queries/sql/pricing.ts";
 import { selectAssets, selectRouters } from "./queries/sql/reference.ts";
 import { findSwapStatus } from "./queries/sql/swaps.ts";
 import {
@@ -46,6 +47,7 @@ import type {
   OperationFilter,
   OperationRecord,
   PoolRecord,
+  PoolUsdWindows,
   RawAddress,
   RouterRecord,
   SwapKey,
@@ -151,5 +153,9 @@ export class ClickHouseReadModel implements DexReadModel {
 
   getFeedEvents(from: number, to: number): Promise<FeedEventRecord[]> {
     return selectFeedEvents(this.store, from, to);
+  }
+
+  getPoolUsdWindows(): Promise<PoolUsdWindows | null> {
+    return selectPoolUsdWindows(this.store);
   }
 }

@@ -14,6 +14,8 @@ import type {
   OperationFilter,
   OperationRecord,
   PoolRecord,
+  PoolUsdWindow,
+  PoolUsdWindows,
   RawAddress,
   RouterRecord,
   SwapKey,
@@ -36,6 +38,8 @@ export type MemoryData = {
   /** Export feed: the newest fully stored block and the events (any order). */
   feedHead?: FeedBlock;
   feedEvents?: FeedEventRecord[];
+  /** Executed swap legs' USD columns (swaps.volume_usd, lp_fee_usd) by pool and time, for the USD windows. */
+  swapUsd?: { pool: RawAddress; utime: number; volumeUsd: number; lpFeeUsd: number }[];
 };
 
 /** Chain order of feed events: block, then logical time, then operation id. */
@@ -186,5 +190,26 @@ export class MemoryReadModel implements DexReadModel {
     return (this.data.feedEvents ?? [])
       .filter((e) => e.block.mcSeqno >= from && e.block.mcSeqno <= to)
       .sort(compareFeedEvents);
+  }
+
+  /** As the ClickHouse model, at one-second resolution: windows (until − N days, until] of the swaps' USD sums. */
+  async getPoolUsdWindows(): Promise<PoolUsdWindows | null> {
+    const head = await this.getIndexedHead();
+    if (head === null) return null;
+    const until = head.utime;
+    const pools = new Map<RawAddress, PoolUsdWindow>();
+    for (const s of this.data.swapUsd ?? []) {
+      const age = until - s.utime;
+      if (age < 0 || age >= 30 * 86_400) continue;
+      const w = pools.get(s.pool) ?? { volume1d: 0, lpFee1d: 0, lpFee7d: 0, lpFee30d: 0 };
+      if (age < 86_400) {
+        w.volume1d += s.volumeUsd;
+        w.lpFee1d += s.lpFeeUsd;
+      }
+      if (age < 7 * 86_400) w.lpFee7d += s.lpFeeUsd;
+      w.lpFee30d += s.lpFeeUsd;
+      pools.set(s.pool, w);
+    }
+    return { until, firstIndexed: Math.min(...this.txs.map((t) => t.now)), pools };
   }
 }

@@ -254,6 +254,19 @@ export type FeedEventRecord = {
 
 export type SwapKey = { router: RawAddress; owner: RawAddress; queryId: bigint };
 
+/** A pool's USD volume and LP fees (sums of the swaps' USD columns) over windows ending at `until`. */
+export type PoolUsdWindow = { volume1d: number; lpFee1d: number; lpFee7d: number; lpFee30d: number };
+
+/** USD activity per pool over the last 1, 7 and 30 days of indexed data (api/pricing.ts). */
+export type PoolUsdWindows = {
+  /** The newest indexed transaction's time: the windows are (until − N days, until]. */
+  until: number;
+  /** The oldest indexed transaction's time: a window reaching before it covers only the indexed history. */
+  firstIndexed: number;
+  /** Pools with executed swaps in the last 30 days; a pool absent here traded nothing. */
+  pools: ReadonlyMap<RawAddress, PoolUsdWindow>;
+};
+
 export interface DexReadModel {
   listRouters(): Promise<RouterRecord[]>;
   getRouter(address: RawAddress): Promise<RouterRecord | null>;
@@ -283,6 +296,8 @@ export interface DexReadModel {
   getFeedHead(): Promise<FeedBlock | null>;
   /** Feed events of the blocks `from..to` (inclusive), in chain order: block, lt, id. */
   getFeedEvents(from: number, to: number): Promise<FeedEventRecord[]>;
+  /** USD volume and LP fees per pool over the recent windows; null before anything is indexed; absent: not kept. */
+  getPoolUsdWindows?(): Promise<PoolUsdWindows | null>;
 }
 
 /**

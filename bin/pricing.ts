@@ -12,7 +12,10 @@ import type { Config } from "./config.ts";
  * Mainnet: its addresses. The devnet: its own. A replay may hold either (shared vectors or a devnet dump),
  * so it knows both; the two sets never collide (different contract code, different addresses).
  */
-export function pricingConfigOf(config: Config, devnetWorld?: World): PricingConfig {
+export function pricingConfigOf(
+  config: Pick<Config, "source" | "pricingUsdAnchors" | "pricingMinDepthUsd" | "pricingTonPoolMinDepthUsd">,
+  devnetWorld?: World,
+): PricingConfig {
   const devnet = () => devnetPricingAnchors(devnetWorld);
   const chain: PricingConfig =
     config.source === "devnet"

@@ -10,11 +10,14 @@ import { handleClientError } from "../api/errors.ts";
 import { poolStateCache } from "../api/pool-state-cache.ts";
 import { cachedReadModel } from "../api/read-model-cached.ts";
 import { ClickHouseReadModel } from "../api/read-model-clickhouse.ts";
+import { pricedReadModel } from "../api/read-model-priced.ts";
 import type { ResponseMemoStats } from "../api/response-memo.ts";
 import { unavailableChainState } from "../dex/chain-state-unavailable.ts";
 import type { Logger } from "../infra/log.ts";
 import { type Metrics, renderMetrics } from "../infra/metrics.ts";
+import type { Config } from "./config.ts";
 import type { Pipeline } from "./pipeline.ts";
+import { pricingConfigOf } from "./pricing.ts";
 
 export async function startServer(
   pipeline: Pipeline,
@@ -25,7 +28,7 @@ export async function startServer(
     assetListPath: string | null;
     corsOrigins: "*" | readonly string[];
     compressMinBytes: number;
-  },
+  } & Pick<Config, "source" | "pricingUsdAnchors" | "pricingMinDepthUsd" | "pricingTonPoolMinDepthUsd">,
   logger: Logger,
   metrics: Metrics,
 ): Promise<Server> {
@@ -34,12 +37,16 @@ export async function startServer(
     pipeline.chainState ?? unavailableChainState(`the ${pipeline.source.name} source has no chain access`);
   const assetList = await loadAssetList(options.assetListPath);
   const { listener: api, memo } = apiListener({
-    data: withAssetList(
-      cachedReadModel(new ClickHouseReadModel(pipeline.store), {
-        ttlMs: options.apiCacheTtlMs,
-        version: pipeline.dataVersion,
-      }),
-      assetList,
+    // USD fields outermost: they need the asset list's decimals (api/README.md "Pricing").
+    data: pricedReadModel(
+      withAssetList(
+        cachedReadModel(new ClickHouseReadModel(pipeline.store), {
+          ttlMs: options.apiCacheTtlMs,
+          version: pipeline.dataVersion,
+        }),
+        assetList,
+      ),
+      { pricing: pricingConfigOf(options), version: pipeline.dataVersion, ttlMs: options.apiCacheTtlMs },
     ),
     cache: poolStateCache(pipeline.poolStates),
     chain,

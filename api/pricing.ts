@@ -1,0 +1,156 @@
+/**
+ * USD figures of the asset and pool catalogue (api/README.md "Pricing"), computed from the latest pool
+ * states with dex/pricing (analytics.md §7) and the pools' USD volume and LP fees over recent windows:
+ *
+ * - asset `dex_price_usd`: the token's price per whole token (`usdPerUnit · 10^decimals`); absent when
+ *   the methodology gives none (no deep enough quote pool, jetton/jetton pools only) or decimals are unknown.
+ * - asset liquidity L = Σ TVL_p / 2 over the non-deprecated pools holding it (the pools' tracked TVL, §7.6);
+ *   `popularity_index` = L in USD; tags `asset:liquidity:{no,low,medium,high,very_high}` by L (thresholds
+ *   below) with the legacy `no_liquidity` / `low_liquidity` / `high_liquidity`; `asset:popular` by L or the
+ *   24 h USD volume of its pools.
+ * - pool `lp_total_supply_usd` = TVL_p; `lp_price_usd` = TVL_p / (lp_total_supply / 10^9) per whole LP
+ *   token; `volume_24h_usd`; `apy_Nd` = LP fees in USD over the window / TVL_p × (365 days / window), a
+ *   fraction, the window being N days or the indexed history when shorter.
+ * Pure: the caller supplies the records, the windows and the pricing configuration.
+ */
+import { dexTvl, PriceBook, type PricingConfig, type PricingPool, poolIndex } from "../dex/pricing/index.ts";
+import type {
+  AssetRecord,
+  PoolRecord,
+  PoolStats,
+  PoolUsdWindow,
+  PoolUsdWindows,
+  RawAddress,
+} from "./read-model.ts";
+
+/** Asset liquidity (USD) from which each `asset:liquidity:*` tag holds; below the first: `no`. */
+export const LIQUIDITY_TAG_THRESHOLDS_USD = {
+  low: 100,
+  medium: 10_000,
+  high: 100_000,
+  very_high: 1_000_000,
+} as const;
+/** `asset:popular`: liquidity at least this, or 24 h USD volume across its pools at least the second. */
+export const POPULAR_LIQUIDITY_USD = 1_000_000;
+export const POPULAR_VOLUME_24H_USD = 100_000;
+
+const LIQUIDITY_TAGS = [
+  "asset:liquidity:no",
+  "asset:liquidity:low",
+  "asset:liquidity:medium",
+  "asset:liquidity:high",
+  "asset:liquidity:very_high",
+  "no_liquidity",
+  "low_liquidity",
+  "high_liquidity",
+  "asset:popular",
+];
+
+const DAY = 86_400;
+const YEAR = 365 * DAY;
+
+/** A USD amount or a fraction as a plain decimal string (about 12 significant digits, no exponent); undefined: not finite. */
+export function plainDecimal(v: number): string | undefined {
+  if (!Number.isFinite(v) || v < 0) return undefined;
+  if (v === 0) return "0";
+  const digits = Math.min(40, Math.max(2, 11 - Math.floor(Math.log10(v))));
+  return v
+    .toFixed(digits)
+    .replace(/(\.\d*?)0+$/, "$1")
+    .replace(/\.$/, "");
+}
+
+/** The `asset:liquidity:*` tag and its legacy twin for a liquidity of `usd` (null: none known). */
+export function liquidityTags(usd: number | null): string[] {
+  const t = LIQUIDITY_TAG_THRESHOLDS_USD;
+  if (usd === null || usd < t.low) return ["asset:liquidity:no", "no_liquidity"];
+  if (usd < t.medium) return ["asset:liquidity:low", "low_liquidity"];
+  if (usd < t.high) return ["asset:liquidity:medium", "low_liquidity"];
+  if (usd < t.very_high) return ["asset:liquidity:high", "high_liquidity"];
+  return ["asset:liquidity:very_high", "high_liquidity"];
+}
+
+export type PricedCatalogue = { assets: AssetRecord[]; pools: PoolRecord[] };
+
+export function priceCatalogue(
+  assets: readonly AssetRecord[],
+  pools: readonly PoolRecord[],
+  pricing: PricingConfig,
+  windows: PoolUsdWindows | null,
+): PricedCatalogue {
+  const priced: PricingPool[] = [];
+  for (const p of pools) {
+    if (p.token0 === null || p.token1 === null || p.state === null) continue;
+    priced.push({
+      address: p.address,
+      token0: p.token0,
+      token1: p.token1,
+      state: p.state,
+      deprecated: p.deprecated,
+    });
+  }
+  const book = new PriceBook(poolIndex(priced), pricing, windows === null ? {} : { at: windows.until });
+  const tvl = dexTvl(book, priced).pools;
+  const liquidity = new Map<RawAddress, number>();
+  const volume24h = new Map<RawAddress, number>();
+  const outPools = pools.map((p): PoolRecord => {
+    const poolTvl = tvl.get(p.address) ?? null;
+    const w = windows?.pools.get(p.address);
+    if (!p.deprecated && p.token0 !== null && p.token1 !== null) {
+      for (const token of new Set([p.token0, p.token1])) {
+        if (poolTvl !== null) liquidity.set(token, (liquidity.get(token) ?? 0) + poolTvl / 2);
+        if (w !== undefined) volume24h.set(token, (volume24h.get(token) ?? 0) + w.volume1d);
+      }
+    }
+    const stats = poolStats(p, poolTvl, windows, w);
+    return stats === undefined ? p : { ...p, stats: { ...p.stats, ...stats } };
+  });
+  const outAssets = assets.map((a): AssetRecord => {
+    const price = book.price(a.address);
+    const L = liquidity.get(a.address) ?? null;
+    const popular =
+      (L ?? 0) >= POPULAR_LIQUIDITY_USD || (volume24h.get(a.address) ?? 0) >= POPULAR_VOLUME_24H_USD;
+    const tags = [...a.tags.filter((t) => !LIQUIDITY_TAGS.includes(t)), ...liquidityTags(L)];
+    if (popular) tags.push("asset:popular");
+    const usd =
+      price === null || a.decimals === null ? undefined : plainDecimal(price.usdPerUnit * 10 ** a.decimals);
+    const { dexPriceUsd: _, popularityIndex: __, ...rest } = a;
+    return {
+      ...rest,
+      tags,
+      ...(usd === undefined ? {} : { dexPriceUsd: usd }),
+      ...(L === null ? {} : { popularityIndex: L }),
+    };
+  });
+  return { assets: outAssets, pools: outPools };
+}
+
+function poolStats(
+  p: PoolRecord,
+  tvl: number | null,
+  windows: PoolUsdWindows | null,
+  w: PoolUsdWindow | undefined,
+): PoolStats | undefined {
+  const stats: PoolStats = {};
+  if (tvl !== null) {
+    stats.lpTotalSupplyUsd = plainDecimal(tvl);
+    stats.popularityIndex = tvl;
+    const supply = p.state?.lpSupply ?? 0n;
+    if (supply > 0n) stats.lpPriceUsd = plainDecimal(tvl / (Number(supply) / 1e9));
+  }
+  if (windows !== null) {
+    stats.volume24hUsd = plainDecimal(w?.volume1d ?? 0);
+    if (tvl !== null && tvl > 0) {
+      const history = windows.until - windows.firstIndexed;
+      const apy = (fees: number, days: number): string | undefined => {
+        const span = Math.min(days * DAY, history);
+        return span > 0 ? plainDecimal(((fees / tvl) * YEAR) / span) : undefined;
+      };
+      stats.apy1d = apy(w?.lpFee1d ?? 0, 1);
+      stats.apy7d = apy(w?.lpFee7d ?? 0, 7);
+      stats.apy30d = apy(w?.lpFee30d ?? 0, 30);
+    }
+  }
+  for (const k of Object.keys(stats) as (keyof PoolStats)[]) if (stats[k] === undefined) delete stats[k];
+  return Object.keys(stats).length === 0 ? undefined : stats;
+}

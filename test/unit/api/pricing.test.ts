@@ -1,0 +1,190 @@
+/**
+ * The catalogue's USD fields through the API (api/pricing.ts, api/read-model-priced.ts) over the in-memory
+ * read model: asset prices, liquidity tags, popularity, pool TVL, LP price, 24 h volume and APYs, sorting
+ * and conditions on them. Expected values are worked out by hand from the reserves below.
+ */
+import test from "ava";
+import { TON_RAW } from "../../../api/mappers/common.ts";
+import type { AssetRecord, PoolRecord } from "../../../api/read-model.ts";
+import { MemoryReadModel } from "../../../api/read-model-memory.ts";
+import { pricedReadModel } from "../../../api/read-model-priced.ts";
+import { poolState } from "../../../dex/amm/index.ts";
+import { DEFAULT_THRESHOLDS, type PricingConfig, TON_ADDRESS } from "../../../dex/pricing/index.ts";
+import { assetListResponse, assetV2ListResponse } from "../../../schemas/api/assets.ts";
+import { poolListResponse, poolResponse } from "../../../schemas/api/pools.ts";
+import { raw, TRACE } from "./fixtures.ts";
+import { f, request, startApi, testDeps } from "./harness.ts";
+
+const TON = TON_RAW;
+const USDT = raw("pricing USDT");
+const STON = raw("pricing STON");
+const NOT = raw("pricing NOT");
+const FISH = raw("pricing FISH");
+const PRICING: PricingConfig = {
+  usdAnchors: [{ address: USDT, decimals: 6 }],
+  tonAliases: [TON_ADDRESS],
+  lsds: [],
+  blacklist: [],
+  ...DEFAULT_THRESHOLDS,
+};
+
+const asset = (address: string, symbol: string, decimals: number): AssetRecord => ({
+  address,
+  kind: address === TON ? "Ton" : "Jetton",
+  symbol,
+  decimals,
+  priority: 0,
+  deprecated: false,
+  community: false,
+  blacklisted: false,
+  defaultSymbol: false,
+  taxable: false,
+  // a stale stored liquidity tag is replaced; other tags stay
+  tags: ["asset:essential", "asset:liquidity:high"],
+});
+
+const pool = (
+  label: string,
+  token0: string,
+  token1: string,
+  r0: bigint,
+  r1: bigint,
+  lpSupply: bigint,
+): PoolRecord => ({
+  address: raw(`pricing pool ${label}`),
+  router: raw("pricing router"),
+  dex: "v1",
+  token0,
+  token1,
+  token0Wallet: raw(`w0 ${label}`),
+  token1Wallet: raw(`w1 ${label}`),
+  state: poolState({ type: "v1_constant_product", reserve0: r0, reserve1: r1, lpSupply }),
+  stateLt: 1n,
+  protocolFeeAddress: null,
+  deprecated: false,
+});
+
+const E9 = 10n ** 9n;
+const E6 = 10n ** 6n;
+// TON = 3,000,000 USDT / 1,000,000 TON = 3 USD; TVL 6,000,000 (mature)
+const P_TON = pool("TON/USDT", TON, USDT, 1_000_000n * E9, 3_000_000n * E6, 54_772_255_750_516n);
+// STON = 200,000 TON / 1,000,000 STON = 0.2 TON = 0.6 USD; quote depth 600,000 USD; TVL 1,200,000
+const P_STON = pool("STON/TON", STON, TON, 1_000_000n * E9, 200_000n * E9, 1_000n * E9);
+// jetton/jetton: NOT has no price; this pool has no TVL
+const P_NOT = pool("NOT/STON", NOT, STON, 1_000_000n * E9, 1_000n * E9, 10n * E9);
+// 100 TON = 300 USD: too thin to price FISH; TVL = 2 × 300 (the TON side alone)
+const P_FISH = pool("FISH/TON", FISH, TON, 1_000n * E9, 100n * E9, 0n);
+
+const HEAD = TRACE.txs.reduce((m, t) => Math.max(m, t.now), 0);
+const DAY = 86_400;
+
+function deps() {
+  const data = new MemoryReadModel({
+    assets: [
+      asset(TON, "TON", 9),
+      asset(USDT, "USDT", 6),
+      asset(STON, "STON", 9),
+      asset(NOT, "NOT", 9),
+      asset(FISH, "FISH", 9),
+    ],
+    pools: [P_TON, P_STON, P_NOT, P_FISH],
+    // indexed history: 40 days before the trace's newest transaction up to it
+    transactions: [...TRACE.txs, { ...TRACE.txs[0]!, hash: "ab".repeat(32), now: HEAD - 40 * DAY }],
+    swapUsd: [
+      { pool: P_TON.address, utime: HEAD - 3_600, volumeUsd: 10_000, lpFeeUsd: 20 },
+      { pool: P_TON.address, utime: HEAD - 3 * DAY, volumeUsd: 50_000, lpFeeUsd: 100 },
+      { pool: P_STON.address, utime: HEAD - 10 * DAY, volumeUsd: 15_000, lpFeeUsd: 30 },
+      { pool: P_STON.address, utime: HEAD - 31 * DAY, volumeUsd: 99_999, lpFeeUsd: 999 },
+    ],
+  });
+  return testDeps({ data: pricedReadModel(data, { pricing: PRICING }) });
+}
+
+const close = (t: { true: (b: boolean, m?: string) => void }, s: string | undefined, expected: number) =>
+  t.true(
+    s !== undefined && Math.abs(Number(s) - expected) <= 1e-9 * Math.abs(expected),
+    `${s} ≉ ${expected}`,
+  );
+
+test("assets: dex_price_usd (and its deprecated twin), popularity_index, liquidity tags; null prices absent", async (t) => {
+  const api = await startApi(deps());
+  try {
+    const res = await request(api, "GET", "/v1/assets");
+    t.is(res.status, 200);
+    const byAddress = new Map(
+      assetListResponse.parse(res.json).asset_list.map((a) => [a.contract_address, a]),
+    );
+    const ton = byAddress.get(f(TON))!;
+    t.is(ton.dex_price_usd, "3");
+    t.is(ton.dex_usd_price, "3");
+    t.is(byAddress.get(f(USDT))?.dex_price_usd, "1");
+    t.is(byAddress.get(f(STON))?.dex_price_usd, "0.6");
+    t.is(byAddress.get(f(NOT))?.dex_price_usd, undefined, "jetton/jetton only: no price");
+    t.is(byAddress.get(f(FISH))?.dex_price_usd, undefined, "thin pool only: no price");
+    // liquidity = Σ TVL/2: TON 3,000,000 + 600,000 + 300; USDT 3,000,000; STON 600,000; FISH 300; NOT none
+    close(t, String(ton.popularity_index), 3_600_300);
+    t.deepEqual(ton.tags, [
+      "asset:essential",
+      "asset:liquidity:very_high",
+      "high_liquidity",
+      "asset:popular",
+    ]);
+    t.deepEqual(byAddress.get(f(STON))?.tags, ["asset:essential", "asset:liquidity:high", "high_liquidity"]);
+    t.deepEqual(byAddress.get(f(FISH))?.tags, ["asset:essential", "asset:liquidity:low", "low_liquidity"]);
+    t.deepEqual(byAddress.get(f(NOT))?.tags, ["asset:essential", "asset:liquidity:no", "no_liquidity"]);
+    t.is(byAddress.get(f(NOT))?.popularity_index, undefined);
+    // conditions and sort_by on them
+    const q = await request(api, "POST", "/v1/assets/query", {
+      condition: "asset:liquidity:very_high | asset:liquidity:high",
+      sort_by: ["popularity_index:asc"],
+    });
+    t.is(q.status, 200);
+    t.deepEqual(
+      assetV2ListResponse.parse(q.json).asset_list.map((a) => a.contract_address),
+      [f(STON), f(USDT), f(TON)],
+    );
+  } finally {
+    await api.close();
+  }
+});
+
+test("pools: lp_total_supply_usd (TVL), lp_price_usd, volume_24h_usd, apy_1d/7d/30d as fractions; sort_by", async (t) => {
+  const api = await startApi(deps());
+  try {
+    const res = await request(api, "GET", "/v1/pools");
+    t.is(res.status, 200);
+    const byAddress = new Map(poolListResponse.parse(res.json).pool_list.map((p) => [p.address, p]));
+    const ton = byAddress.get(f(P_TON.address))!;
+    t.is(ton.lp_total_supply_usd, "6000000");
+    close(t, ton.lp_price_usd, 6_000_000 / 54_772.255750516);
+    t.is(ton.volume_24h_usd, "10000");
+    // LP fees 20 (1 day), 120 (7 and 30 days) over TVL 6,000,000, annualised
+    close(t, ton.apy_1d, (20 / 6e6) * 365);
+    close(t, ton.apy_7d, ((120 / 6e6) * 365) / 7);
+    close(t, ton.apy_30d, ((120 / 6e6) * 365) / 30);
+    const ston = byAddress.get(f(P_STON.address))!;
+    t.is(ston.lp_total_supply_usd, "1200000");
+    t.is(ston.volume_24h_usd, "0");
+    t.is(ston.apy_1d, "0");
+    close(t, ston.apy_30d, ((30 / 1.2e6) * 365) / 30);
+    const jj = byAddress.get(f(P_NOT.address))!;
+    t.is(jj.lp_total_supply_usd, undefined, "no TVL: absent, never 0");
+    t.is(jj.apy_1d, undefined);
+    const fish = byAddress.get(f(P_FISH.address))!;
+    t.is(fish.lp_total_supply_usd, "600");
+    t.is(fish.lp_price_usd, undefined, "no LP supply: no LP price");
+    const q = await request(api, "POST", "/v1/pools/query", {
+      condition: "true",
+      sort_by: ["lp_total_supply_usd:desc"],
+    });
+    t.is(q.status, 200);
+    t.deepEqual(
+      poolListResponse.parse(q.json).pool_list.map((p) => p.address),
+      [P_TON, P_STON, P_FISH, P_NOT].map((p) => f(p.address)),
+    );
+    const one = await request(api, "GET", `/v1/pools/${f(P_STON.address)}`);
+    t.is(poolResponse.parse(one.json).pool.lp_total_supply_usd, "1200000");
+  } finally {
+    await api.close();
+  }
+});
