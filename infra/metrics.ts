@@ -29,8 +29,13 @@ export type Metrics = {
   readonly apiRateLimitWaitSeconds: Counter;
   /** Latest masterchain seqno the source has seen (set by ingest). */
   setSourceHead(mcSeqno: number): void;
-  /** Highest mc_seqno stored for a bus partition (set by the processor shell after each write). */
+  /** A bus partition's stored cursor: where a restart resumes (set by the processor shell after each write). */
   setProcessed(partition: number, mcSeqno: number): void;
+  /**
+   * The newest mc_seqno a bus partition's processor has read and written (set after each write). Complete
+   * operations are stored as soon as they complete; the cursor trails this by the trace window.
+   */
+  setConsumed(partition: number, mcSeqno: number): void;
 };
 
 export type MetricsOptions = {
@@ -55,6 +60,8 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   let head: number | null = null;
   const processed = new Map<number, number>();
   const lowestProcessed = () => (processed.size === 0 ? null : Math.min(...processed.values()));
+  const consumed = new Map<number, number>();
+  const lowestConsumed = () => (consumed.size === 0 ? null : Math.min(...consumed.values()));
 
   new Gauge({
     name: `${prefix}source_head_mc_seqno`,
@@ -66,7 +73,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   });
   new Gauge({
     name: `${prefix}processed_mc_seqno`,
-    help: "Masterchain seqno stored by the processor (lowest over bus partitions)",
+    help: "Masterchain seqno a restarted processor resumes after: the stored cursor (lowest over bus partitions); it trails the newest block read by the trace window",
     registers,
     collect() {
       const low = lowestProcessed();
@@ -74,11 +81,20 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     },
   });
   new Gauge({
-    name: `${prefix}lag_blocks`,
-    help: "Masterchain blocks the stored facts are behind the source head",
+    name: `${prefix}consumed_mc_seqno`,
+    help: "Newest masterchain seqno the processor has read and written (lowest over bus partitions)",
     registers,
     collect() {
-      const low = lowestProcessed();
+      const low = lowestConsumed();
+      if (low !== null) this.set(low);
+    },
+  });
+  new Gauge({
+    name: `${prefix}lag_blocks`,
+    help: "Masterchain blocks the processor is behind the source head (head − consumed_mc_seqno)",
+    registers,
+    collect() {
+      const low = lowestConsumed();
       if (head !== null && low !== null) this.set(Math.max(0, head - low));
     },
   });
@@ -174,6 +190,9 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     },
     setProcessed(partition, mcSeqno) {
       processed.set(partition, Math.max(mcSeqno, processed.get(partition) ?? 0));
+    },
+    setConsumed(partition, mcSeqno) {
+      consumed.set(partition, Math.max(mcSeqno, consumed.get(partition) ?? 0));
     },
   };
 }

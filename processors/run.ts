@@ -40,6 +40,8 @@ export type Core = {
   process(records: readonly Value[], flush?: boolean): Promise<CoreResult>;
   /** The mc_seqno a restart resumes after, given what the core has seen (stored as the cursor). */
   resumeAfter(): number;
+  /** The newest mc_seqno the core has read (the lag metric). */
+  readonly head: number;
 };
 
 export type ProcessorRunOptions = {
@@ -97,6 +99,7 @@ export function runProcessor(options: ProcessorRunOptions): ProcessorRun {
       return rows;
     },
     position: (batch) => cursorAt(group, batch.partition, core.resumeAfter(), batch.nextOffset),
+    head: () => core.head,
     size: (batch) => batch.records.length,
     write: options.write,
     ...(options.poolStates !== undefined ? { poolStates: options.poolStates } : {}),

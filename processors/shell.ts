@@ -26,6 +26,8 @@ export type ProcessorShell<B> = {
   readonly core: (batch: B) => FactRows | Promise<FactRows>;
   /** Where the batch leaves its partition (stored as the cursor with its facts). */
   readonly position: (batch: B) => CursorPosition;
+  /** The newest mc_seqno read once the core has taken the batch (metrics: lag). */
+  readonly head?: (batch: B) => number;
   /** Raw transactions in the batch (metrics). */
   readonly size: (batch: B) => number;
   /** Stores the rows and the cursor: `(rows, pos) => writeBatch(store, rows, pos)` in production. */
@@ -51,6 +53,7 @@ export function latestStatePerPool(rows: readonly PoolStateRow[]): Map<string, P
 export type PreparedBatch = {
   readonly rows: FactRows;
   readonly position: CursorPosition;
+  readonly head: number | null;
   readonly endTimer: () => void;
 };
 
@@ -58,7 +61,7 @@ export type PreparedBatch = {
 export async function prepareBatch<B>(shell: ProcessorShell<B>, batch: B): Promise<PreparedBatch> {
   const endTimer = shell.ctx.metrics.batchSeconds.startTimer();
   const rows = await shell.core(batch);
-  return { rows, position: shell.position(batch), endTimer };
+  return { rows, position: shell.position(batch), head: shell.head?.(batch) ?? null, endTimer };
 }
 
 /** Write (retrying retryable failures) → cache → metrics. Throws if the write finally fails. */
@@ -86,6 +89,7 @@ export async function sinkBatch<B>(
   }
   for (const u of rows.unknown_messages ?? []) metrics.countUnknown(u.kind, u.reason);
   metrics.setProcessed(position.partition_id, position.mc_seqno);
+  if (prepared.head !== null) metrics.setConsumed(position.partition_id, prepared.head);
   prepared.endTimer();
 }
 

@@ -141,6 +141,11 @@ export class ProcessorCore {
    * trace: `depth` blocks before the oldest block still in the window. Writes are idempotent, so the
    * blocks read twice change nothing.
    */
+  /** The newest mc_seqno this core has read. */
+  get head(): number {
+    return this.#window.head;
+  }
+
   resumeAfter(): number {
     return Math.max(0, this.#window.oldest - 1 - this.#window.depth);
   }

@@ -96,7 +96,12 @@ test("backfill (with faults and a restart) then start: the same operations as re
   // The stand-in: 429 bursts with the real body, 5xx, timeouts, cut connections, empty replicas.
   const random = prng(15);
   let burst = 0;
+  let startBurst = 0;
   const faults = (): Fault | null => {
+    if (startBurst > 0) {
+      startBurst--;
+      return { kind: "429", retryAfterSeconds: 0 };
+    }
     if (burst > 0) {
       burst--;
       return { kind: "429" };
@@ -185,11 +190,14 @@ test("backfill (with faults and a restart) then start: the same operations as re
   t.log(`backfills done in ${Math.round(performance.now() - started)} ms`);
 
   // tondex start follows on from the cursor: exactly the blocks after the last backfill are asked for.
+  // Its first two requests meet a 429 and it may ask 20 per second, so the metrics have retries and
+  // rate-limit waits to show.
   standin.stats.pages.clear();
   standin.setHead(last + 5);
+  startBurst = 2;
   const port = await freePort();
   const server = spawn(process.execPath, [TONDEX, "start"], {
-    env: { ...env, SOURCE: "mainnet", PORT: String(port), MAINNET_FILTER: "all" },
+    env: { ...env, SOURCE: "mainnet", PORT: String(port), MAINNET_FILTER: "all", TON_API_RPS: "20" },
     stdio: "ignore",
   });
   t.teardown(() => void server.kill("SIGKILL"));
@@ -199,7 +207,8 @@ test("backfill (with faults and a restart) then start: the same operations as re
     metrics = await fetch(`http://127.0.0.1:${port}/metrics`)
       .then((r) => r.text())
       .catch(() => "");
-    if (/tondex_transactions_processed_total 5\b/.test(metrics)) break;
+    if (/tondex_transactions_processed_total 5\b/.test(metrics) && /tondex_lag_blocks 0\b/.test(metrics))
+      break;
   }
   t.deepEqual(
     [...standin.stats.pages.keys()].sort((a, b) => a - b),
@@ -211,6 +220,10 @@ test("backfill (with faults and a restart) then start: the same operations as re
     metrics,
     /tondex_api_requests_total\{endpoint="\/api\/v3\/transactionsByMasterchainBlock",outcome="200"\} \d+/,
   );
+  t.regex(metrics, /tondex_lag_blocks 0\b/, "caught up: no lag");
+  t.regex(metrics, /tondex_api_retries_total\{endpoint="[^"]+",reason="429"\} [1-9]/);
+  const waited = /^tondex_api_rate_limit_wait_seconds_total (\S+)$/m.exec(metrics)?.[1];
+  t.true(Number(waited) > 0, `rate-limit waits: ${waited}`);
   server.kill("SIGTERM");
   await once(server, "exit");
 

@@ -10,17 +10,22 @@ test("each createMetrics has its own registry with the pipeline metrics", async 
   a.transactionsProcessed.inc(5);
   a.factsWritten.inc({ table: "swaps" }, 3);
   a.blocksProcessed.inc(2);
-  a.setSourceHead(100);
+  a.setSourceHead(140);
   a.setProcessed(0, 90);
   a.setProcessed(1, 95);
   a.setProcessed(0, 80); // a partition never goes backwards
+  a.setConsumed(0, 150);
+  a.setConsumed(1, 130);
+  a.setConsumed(1, 120);
   const { body, contentType } = await renderMetrics(a);
   t.regex(contentType, /^text\/plain/);
   t.regex(body, /^tondex_transactions_processed_total 5$/m);
   t.regex(body, /^tondex_facts_written_total\{table="swaps"\} 3$/m);
   t.regex(body, /^tondex_blocks_processed_total 2$/m);
-  t.regex(body, /^tondex_source_head_mc_seqno 100$/m);
+  t.regex(body, /^tondex_source_head_mc_seqno 140$/m);
   t.regex(body, /^tondex_processed_mc_seqno 90$/m);
+  // lag: from the newest block read (the cursor trails it by the trace window), never negative
+  t.regex(body, /^tondex_consumed_mc_seqno 130$/m);
   t.regex(body, /^tondex_lag_blocks 10$/m);
   t.regex((await renderMetrics(b)).body, /^tondex_transactions_processed_total 0$/m);
 });

@@ -45,6 +45,9 @@ function standInCore(): Core & { calls: { hashes: string[]; flush: boolean }[] }
       return { rows: flush ? { blocks: [] } : {}, poolReports: [] };
     },
     resumeAfter: () => Math.max(0, head - 1),
+    get head() {
+      return head;
+    },
   };
 }
 
