@@ -10,7 +10,7 @@
  *   24 h USD volume of its pools.
  * - pool `lp_total_supply_usd` = TVL_p; `lp_price_usd` = TVL_p / (lp_total_supply / 10^9) per whole LP
  *   token; `volume_24h_usd`; `apy_Nd` = LP fees in USD over the window / TVL_p × (365 days / window), a
- *   fraction, the window being N days or the indexed history when shorter.
+ *   fraction; absent while the indexed history is shorter than the window (no extrapolation).
  * Pure: the caller supplies the records, the windows and the pricing configuration.
  */
 import { dexTvl, PriceBook, type PricingConfig, type PricingPool, poolIndex } from "../dex/pricing/index.ts";
@@ -142,10 +142,9 @@ function poolStats(
     stats.volume24hUsd = plainDecimal(w?.volume1d ?? 0);
     if (tvl !== null && tvl > 0) {
       const history = windows.until - windows.firstIndexed;
-      const apy = (fees: number, days: number): string | undefined => {
-        const span = Math.min(days * DAY, history);
-        return span > 0 ? plainDecimal(((fees / tvl) * YEAR) / span) : undefined;
-      };
+      // A window longer than the indexed history is not known (no APY rather than an extrapolation).
+      const apy = (fees: number, days: number): string | undefined =>
+        history >= days * DAY ? plainDecimal(((fees / tvl) * YEAR) / (days * DAY)) : undefined;
       stats.apy1d = apy(w?.lpFee1d ?? 0, 1);
       stats.apy7d = apy(w?.lpFee7d ?? 0, 7);
       stats.apy30d = apy(w?.lpFee30d ?? 0, 30);

@@ -261,7 +261,7 @@ export type PoolUsdWindow = { volume1d: number; lpFee1d: number; lpFee7d: number
 export type PoolUsdWindows = {
   /** The newest indexed transaction's time: the windows are (until − N days, until]. */
   until: number;
-  /** The oldest indexed transaction's time: a window reaching before it covers only the indexed history. */
+  /** The oldest indexed transaction's time: a window reaching before it is not fully known. */
   firstIndexed: number;
   /** Pools with executed swaps in the last 30 days; a pool absent here traded nothing. */
   pools: ReadonlyMap<RawAddress, PoolUsdWindow>;

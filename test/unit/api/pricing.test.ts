@@ -78,7 +78,7 @@ const P_FISH = pool("FISH/TON", FISH, TON, 1_000n * E9, 100n * E9, 0n);
 const HEAD = TRACE.txs.reduce((m, t) => Math.max(m, t.now), 0);
 const DAY = 86_400;
 
-function deps() {
+function deps(historyDays = 40) {
   const data = new MemoryReadModel({
     assets: [
       asset(TON, "TON", 9),
@@ -88,8 +88,8 @@ function deps() {
       asset(FISH, "FISH", 9),
     ],
     pools: [P_TON, P_STON, P_NOT, P_FISH],
-    // indexed history: 40 days before the trace's newest transaction up to it
-    transactions: [...TRACE.txs, { ...TRACE.txs[0]!, hash: "ab".repeat(32), now: HEAD - 40 * DAY }],
+    // indexed history: `historyDays` days before the trace's newest transaction up to it
+    transactions: [...TRACE.txs, { ...TRACE.txs[0]!, hash: "ab".repeat(32), now: HEAD - historyDays * DAY }],
     swapUsd: [
       { pool: P_TON.address, utime: HEAD - 3_600, volumeUsd: 10_000, lpFeeUsd: 20 },
       { pool: P_TON.address, utime: HEAD - 3 * DAY, volumeUsd: 50_000, lpFeeUsd: 100 },
@@ -184,6 +184,19 @@ test("pools: lp_total_supply_usd (TVL), lp_price_usd, volume_24h_usd, apy_1d/7d/
     );
     const one = await request(api, "GET", `/v1/pools/${f(P_STON.address)}`);
     t.is(poolResponse.parse(one.json).pool.lp_total_supply_usd, "1200000");
+  } finally {
+    await api.close();
+  }
+});
+
+test("an APY whose window is longer than the indexed history is absent (no extrapolation)", async (t) => {
+  const api = await startApi(deps(3));
+  try {
+    const res = await request(api, "GET", `/v1/pools/${f(P_TON.address)}`);
+    const p = poolResponse.parse(res.json).pool;
+    close(t, p.apy_1d, (20 / 6e6) * 365);
+    t.is(p.apy_7d, undefined);
+    t.is(p.apy_30d, undefined);
   } finally {
     await api.close();
   }
