@@ -17,8 +17,10 @@ import { StonApiClient } from "@ston-fi/api";
 import { Address, Cell } from "@ton/core";
 import { poolStateCache } from "../../api/pool-state-cache.ts";
 import { ClickHouseReadModel } from "../../api/read-model-clickhouse.ts";
+import { pricedReadModel } from "../../api/read-model-priced.ts";
 import { loadConfig, TEST_ENV } from "../../bin/config.ts";
 import { type Pipeline, startPipeline } from "../../bin/pipeline.ts";
+import { pricingConfigOf } from "../../bin/pricing.ts";
 import type { ChainState } from "../../dex/chain-state.ts";
 import { applyLibraryPatches } from "../../infra/library-patches/index.ts";
 import { createLogger } from "../../infra/log.ts";
@@ -111,6 +113,8 @@ export async function startApiDevnet(options: {
   seed: number;
   marketBlocks: number;
   actionsPerBlock?: number;
+  /** Serve the catalogue's USD fields as `tondex start` does (bin/server.ts: api/read-model-priced.ts). */
+  pricing?: boolean;
 }): Promise<ApiDevnet> {
   applyLibraryPatches(["parse", "build"]);
   const dir = await mkdtemp(join(tmpdir(), "tondex-api-devnet-"));
@@ -134,7 +138,12 @@ export async function startApiDevnet(options: {
     source,
   });
   const api = await startApi({
-    data: new ClickHouseReadModel(pipeline.store),
+    data:
+      options.pricing === true
+        ? pricedReadModel(new ClickHouseReadModel(pipeline.store), {
+            pricing: pricingConfigOf(config, devnet.world),
+          })
+        : new ClickHouseReadModel(pipeline.store),
     cache: poolStateCache(pipeline.poolStates),
     chain: devnet.state,
     // "Now" is the devnet's: the transaction lookup windows are relative to it.
