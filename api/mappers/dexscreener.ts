@@ -22,11 +22,22 @@ export const MAX_FRACTION_DIGITS = 50;
 /** The static DEX id the spec asks in `pair.dexKey`. */
 export const DEX_KEY = "stonfi";
 
-const pow10 = (n: number): bigint => 10n ** BigInt(n);
+/** 10^0 … 10^77 (UInt256 has 78 digits): asset decimals and the price scale, made once. */
+const POW10: readonly bigint[] = Array.from({ length: 78 }, (_, i) => 10n ** BigInt(i));
+const pow10 = (n: number): bigint => POW10[n] ?? 10n ** BigInt(n);
 
-/** `raw / 10^decimals`, exact, as a plain decimal string. */
+/**
+ * `raw / 10^decimals`, exact, as a plain decimal string: the digits of `raw` with the point `decimals`
+ * from the right and the fraction's trailing zeros dropped (a division by a power of ten is a shift).
+ */
 export function decimalise(raw: bigint, decimals: number): string {
-  return toDecimalString(ratio(raw, pow10(decimals)), decimals, "floor");
+  if (raw < 0n) throw new RangeError("decimalise: a raw amount is never negative");
+  if (decimals === 0) return raw.toString();
+  const all = raw.toString().padStart(decimals + 1, "0");
+  const cut = all.length - decimals;
+  let end = all.length;
+  while (end > cut && all.charCodeAt(end - 1) === 48) end--;
+  return end > cut ? `${all.slice(0, cut)}.${all.slice(cut, end)}` : all.slice(0, cut);
 }
 
 /** Price of asset0 in asset1 from raw amounts: `(a1/10^d1) / (a0/10^d0)`, > 0 for positive amounts. */
@@ -123,7 +134,9 @@ export type WireAsset = {
 };
 
 /** An asset the feed can describe (name, symbol and decimals known), else null. */
-export function feedAsset(a: AssetRecord): WireAsset | null {
+export function feedAsset(
+  a: Pick<AssetRecord, "address" | "symbol" | "displayName" | "decimals" | "totalSupply">,
+): WireAsset | null {
   const name = a.displayName ?? null;
   if (a.decimals === null || !a.symbol || !name) return null;
   const supply = a.totalSupply ?? null;

@@ -9,8 +9,8 @@ export type Rounding = "floor" | "ceil" | "half-up";
 
 export const ratio = (num: bigint, den: bigint): Ratio => ({ num, den });
 
-/** 10^0 … 10^18: the scales rendered most often. */
-const POW10: readonly bigint[] = Array.from({ length: 19 }, (_, i) => 10n ** BigInt(i));
+/** 10^0 … 10^77 (UInt256's digits): the scales rendered (the export feed renders 50 digits per price). */
+const POW10: readonly bigint[] = Array.from({ length: 78 }, (_, i) => 10n ** BigInt(i));
 
 /** `num/den` as a decimal string with at most `digits` fraction digits (trailing zeros dropped). */
 export function toDecimalString(r: Ratio, digits: number, rounding: Rounding): string {
@@ -18,7 +18,7 @@ export function toDecimalString(r: Ratio, digits: number, rounding: Rounding): s
   const negative = r.num < 0n !== r.den < 0n && r.num !== 0n;
   const num = r.num < 0n ? -r.num : r.num;
   const den = r.den < 0n ? -r.den : r.den;
-  const scale = digits <= 18 ? POW10[digits]! : 10n ** BigInt(digits);
+  const scale = POW10[digits] ?? 10n ** BigInt(digits);
   const scaled =
     rounding === "floor"
       ? floorDiv(num * scale, den)

@@ -29,44 +29,86 @@ import { z } from "zod";
 import type { Store } from "../../../infra/store/client.ts";
 import { feedAsset } from "../../mappers/dexscreener.ts";
 import type { FeedBlock, FeedEventRecord } from "../../read-model.ts";
+import { assetAddress, POOLS_WITH_ROUTER, seconds, tokenAssetSql } from "./common.ts";
 import {
-  assetAddress,
-  assetPairColumns,
-  big,
-  nstr,
-  POOLS_WITH_ROUTER,
-  seconds,
-  str,
-  tokenAssetSql,
-} from "./common.ts";
+  int,
+  intOrNull,
+  oneOf,
+  oneOfOrNull,
+  rowReader,
+  text,
+  textOrNull,
+  unsigned,
+  unsignedOrNull,
+} from "./fast-row.ts";
 import { aIsToken0 } from "./operation-records.ts";
 import { selectStatesAt, selectTracePaths, stateKey, type WalletTx } from "./operations.ts";
-import { selectAssets } from "./reference.ts";
+import { selectAssetMetadata } from "./reference.ts";
 
-const feedRow = z.object({
-  kind: z.enum(["swap", "join", "exit"]),
-  id: str,
-  tx_hash: str,
-  lt: big,
-  mc_seqno: z.number().int(),
-  utime: seconds,
-  block_utime: seconds.nullable(),
-  pool: str,
-  maker: nstr,
-  stored_maker: nstr,
-  reserve0_after: big.nullable(),
-  reserve1_after: big.nullable(),
-  ...assetPairColumns,
-  token0_wallet: nstr,
-  token1_wallet: nstr,
-  token0: nstr,
-  token1: nstr,
-});
-type FeedRow = z.infer<typeof feedRow>;
+type AssetKind = "jetton" | "ton";
+type FeedRow = {
+  kind: "swap" | "join" | "exit";
+  id: string;
+  tx_hash: string;
+  lt: bigint;
+  mc_seqno: number;
+  utime: number;
+  block_utime: number | null;
+  pool: string;
+  maker: string | null;
+  stored_maker: string | null;
+  reserve0_after: bigint | null;
+  reserve1_after: bigint | null;
+  a_kind: AssetKind | null;
+  a_master: string | null;
+  a_wallet: string | null;
+  b_kind: AssetKind | null;
+  b_master: string | null;
+  b_wallet: string | null;
+  amount_a: bigint;
+  amount_b: bigint;
+  token0_wallet: string | null;
+  token1_wallet: string | null;
+  token0: string | null;
+  token1: string | null;
+};
+
+const KINDS = ["swap", "join", "exit"] as const;
+const ASSET_KINDS = ["jetton", "ton"] as const;
+
+/** Read by hand (./fast-row.ts): a range is thousands of rows. Same types as ./common.ts's schemas. */
+const feedRow = rowReader(
+  (r): FeedRow => ({
+    kind: oneOf(r, "kind", KINDS),
+    id: text(r, "id"),
+    tx_hash: text(r, "tx_hash"),
+    lt: unsigned(r, "lt"),
+    mc_seqno: int(r, "mc_seqno"),
+    utime: int(r, "utime"),
+    block_utime: intOrNull(r, "block_utime"),
+    pool: text(r, "pool"),
+    maker: textOrNull(r, "maker"),
+    stored_maker: textOrNull(r, "stored_maker"),
+    reserve0_after: unsignedOrNull(r, "reserve0_after"),
+    reserve1_after: unsignedOrNull(r, "reserve1_after"),
+    a_kind: oneOfOrNull(r, "a_kind", ASSET_KINDS),
+    a_master: textOrNull(r, "a_master"),
+    a_wallet: textOrNull(r, "a_wallet"),
+    b_kind: oneOfOrNull(r, "b_kind", ASSET_KINDS),
+    b_master: textOrNull(r, "b_master"),
+    b_wallet: textOrNull(r, "b_wallet"),
+    amount_a: unsigned(r, "amount_a"),
+    amount_b: unsigned(r, "amount_b"),
+    token0_wallet: textOrNull(r, "token0_wallet"),
+    token1_wallet: textOrNull(r, "token1_wallet"),
+    token0: textOrNull(r, "token0"),
+    token1: textOrNull(r, "token1"),
+  }),
+);
 
 const RANGE = "mc_seqno BETWEEN {from:UInt32} AND {to:UInt32}";
 
-const FEED_SQL = `SELECT kind, id, tx_hash, lt, mc_seqno, utime, pool, fallback_maker AS maker, stored_maker, reserve0_after,
+export const FEED_SQL = `SELECT kind, id, tx_hash, lt, mc_seqno, utime, pool, fallback_maker AS maker, stored_maker, reserve0_after,
   reserve1_after, a_kind, a_master, a_wallet,
   b_kind, b_master, b_wallet, amount_a, amount_b, b.block_utime AS block_utime, pt.token0_wallet AS token0_wallet,
   pt.token1_wallet AS token1_wallet, pt.token0 AS token0, pt.token1 AS token1
@@ -102,9 +144,18 @@ SETTINGS join_use_nulls = 1`;
 /** A row → record without reserves and block time; null when its maker or an asset is not known. */
 function toRecord(
   o: FeedRow,
+  maker: string | null,
 ): Omit<FeedEventRecord, "block" | "reserve0" | "reserve1" | "decimals0" | "decimals1"> | null {
-  if (o.maker === null) return null;
-  const aFirst = o.kind !== "swap" || aIsToken0({ ...o, type: "Swap" });
+  if (maker === null) return null;
+  const aFirst =
+    o.kind !== "swap" ||
+    aIsToken0({
+      type: "Swap",
+      a_wallet: o.a_wallet,
+      b_wallet: o.b_wallet,
+      token0_wallet: o.token0_wallet,
+      token1_wallet: o.token1_wallet,
+    });
   const refA = { kind: o.a_kind, master: o.a_master, routerWallet: o.a_wallet };
   const refB = { kind: o.b_kind, master: o.b_master, routerWallet: o.b_wallet };
   const asset0 = o.token0 ?? assetAddress(aFirst ? refA : refB);
@@ -121,7 +172,7 @@ function toRecord(
     swapIn: o.kind === "swap" ? (aFirst ? 0 : 1) : null,
     amount0: aFirst ? o.amount_a : o.amount_b,
     amount1: aFirst ? o.amount_b : o.amount_a,
-    maker: o.maker,
+    maker,
   };
 }
 
@@ -154,7 +205,7 @@ export async function selectFeedEvents(
     ...new Set(rows.flatMap((r) => [r.token0, r.token1]).filter((a): a is string => a !== null)),
   ];
   const describable = new Map(
-    (tokens.length === 0 ? [] : await selectAssets(store, tokens)).flatMap((a) =>
+    (await selectAssetMetadata(store, tokens)).flatMap((a) =>
       feedAsset(a) === null ? [] : [[a.address, a.decimals as number] as const],
     ),
   );
@@ -166,7 +217,7 @@ export async function selectFeedEvents(
   const fallback = new Map<number, number>();
   for (const r of rows) fallback.set(r.mc_seqno, Math.max(fallback.get(r.mc_seqno) ?? 0, r.utime));
   return rows.flatMap((r) => {
-    const record = toRecord({ ...r, maker: makerOf(r, stored, paths) });
+    const record = toRecord(r, makerOf(r, stored, paths));
     if (record === null) return [];
     const [reserve0, reserve1] = reservesOf(r, stored, states);
     return [

@@ -78,11 +78,7 @@ const assetRow = z.object({
  * Native TON has no master whose metadata the processors could store: unless a `ton` row exists, it is
  * the chain's constant entry (symbol TON, name Toncoin, 9 decimals).
  */
-const ASSETS_SQL = `SELECT address, kind, symbol, name, decimals, image, total_supply,
-  address IN (
-    SELECT arrayJoin([${tokenAssetSql(0)}, ${tokenAssetSql(1)}]) AS token FROM ${POOLS_WITH_ROUTER}
-  ) AS in_pool
-FROM (
+const ASSET_ROWS = `(
   SELECT address, CAST(kind AS String) AS kind, symbol, name, decimals, image, total_supply
   FROM assets FINAL
   WHERE kind IN ('jetton', 'ton')
@@ -92,7 +88,13 @@ FROM (
     CAST(NULL AS Nullable(UInt256)) AS total_supply
   FROM system.one
   WHERE '${TON_RAW}' NOT IN (SELECT address FROM assets FINAL WHERE kind = 'ton')
-)
+)`;
+
+const ASSETS_SQL = `SELECT address, kind, symbol, name, decimals, image, total_supply,
+  address IN (
+    SELECT arrayJoin([${tokenAssetSql(0)}, ${tokenAssetSql(1)}]) AS token FROM ${POOLS_WITH_ROUTER}
+  ) AS in_pool
+FROM ${ASSET_ROWS}
 WHERE empty({addresses:Array(String)}) OR address IN {addresses:Array(String)}
 ORDER BY address
 SETTINGS join_use_nulls = 1`;
@@ -123,4 +125,25 @@ function toAsset(a: z.infer<typeof assetRow>): AssetRecord {
 
 export async function selectAssets(store: Store, addresses: readonly RawAddress[] = []) {
   return (await store.query(ASSETS_SQL, assetRow, { addresses })).map(toAsset);
+}
+
+const metadataRow = assetRow.omit({ in_pool: true });
+
+const METADATA_SQL = `SELECT address, kind, symbol, name, decimals, image, total_supply FROM ${ASSET_ROWS}
+WHERE address IN {addresses:Array(String)}
+ORDER BY address`;
+
+/**
+ * The metadata of `addresses` (name, symbol, decimals, image, supply) as `selectAssets` reads it, without
+ * its catalogue tags: the export feeds read it with every request and need no pool scan for a tag.
+ */
+export async function selectAssetMetadata(
+  store: Store,
+  addresses: readonly RawAddress[],
+): Promise<Omit<AssetRecord, "tags">[]> {
+  if (addresses.length === 0) return [];
+  return (await store.query(METADATA_SQL, metadataRow, { addresses })).map((a) => {
+    const { tags: _, ...rest } = toAsset({ ...a, in_pool: false });
+    return rest;
+  });
 }

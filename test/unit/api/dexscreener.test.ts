@@ -199,3 +199,15 @@ test("response shapes and errors", async (t) => {
   t.teardown(() => empty.close());
   t.is((await request(empty, "GET", `${base}/latest-block`)).status, 404);
 });
+
+test("decimalise by digit shift: 0 and 18 decimals, UInt256 amounts, exactly raw / 10^decimals", (t) => {
+  t.is(decimalise(5n, 0), "5");
+  t.is(decimalise(10n ** 30n + 1n, 18), "1000000000000.000000000000000001");
+  t.is(
+    decimalise(2n ** 256n - 1n, 77),
+    "1.15792089237316195423570985008687907853269984665640564039457584007913129639935",
+  );
+  t.is(decimalise(1_000_000n, 6), "1");
+  t.is(decimalise(120n, 3), "0.12");
+  t.throws(() => decimalise(-1n, 9), { instanceOf: RangeError });
+});
