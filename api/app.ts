@@ -19,6 +19,7 @@ import { DexScreenerController } from "./routes/dexscreener.ts";
 import { PoolsController } from "./routes/pools.ts";
 import { ReferenceController } from "./routes/reference.ts";
 import { SimulateController } from "./routes/simulate.ts";
+import { StatsController } from "./routes/stats.ts";
 import { TransactionsController } from "./routes/transactions.ts";
 import { WalletsController } from "./routes/wallets.ts";
 
@@ -32,6 +33,7 @@ export const CONTROLLERS = [
   TransactionsController,
   WalletsController,
   DexScreenerController,
+  StatsController,
 ] as const;
 
 /** The Koa app; with `memo`, its `capture()` keeps the answers `memo.listener` will repeat. */

@@ -7,6 +7,7 @@ import type { PoolState } from "../dex/amm/index.ts";
 import type { ChainState } from "../dex/chain-state.ts";
 import type { HttpPolicy } from "./http-policy.ts";
 import type { DexReadModel, RawAddress } from "./read-model.ts";
+import type { StatsReadModel } from "./read-model-stats.ts";
 
 /**
  * The hot pool-state cache (memory LRU or Redis), fresher than the store between batches. A miss is null;
@@ -21,6 +22,8 @@ export type ApiLogger = { error: LogFn; warn: LogFn; info: LogFn };
 
 export type ApiDeps = {
   data: DexReadModel;
+  /** Statistics over the store's rollups (`/v1/stats/*`); absent: those routes answer 503. */
+  stats?: StatsReadModel;
   cache?: PoolStateCache;
   chain: ChainState;
   /** Current time in milliseconds (injected so tests control "now"). */

@@ -6,6 +6,7 @@
 import type { Operation } from "../dex/classify/index.ts";
 import type { RawTransaction } from "../schemas/raw-transaction.ts";
 import type { AssetRecord, LpPositionRecord, OperationRecord, PoolRecord, RawAddress } from "./read-model.ts";
+import type { Window } from "./read-model-stats.ts";
 
 /** A wallet's balance of one asset: absent fields are unknown (no chain access, or the chain did not say). */
 export type WalletBalance = { balance?: bigint; jettonWallet?: RawAddress };
@@ -21,3 +22,34 @@ export type ActionTree = {
 };
 
 export type PoolView = { pool: PoolRecord; position?: LpPositionRecord };
+
+// Statistics (api/queries/stats.ts → api/mappers/stats.ts).
+
+/** USD figures are null when an executed leg of the window has no USD value (unknown is not zero). */
+export type DexStatsView = Window & { trades: number; uniqueWallets: number; volumeUsd: number | null };
+
+/** One pool's window, oriented on the pool's token order: base = token0, quote = token1. */
+export type PoolStatsView = {
+  pool: RawAddress;
+  record: PoolRecord | null;
+  router: RawAddress | null;
+  base: AssetRecord | null;
+  quote: AssetRecord | null;
+  baseAddress: RawAddress | null;
+  quoteAddress: RawAddress | null;
+  trades: number;
+  uniqueWallets: number;
+  baseVolume: bigint;
+  quoteVolume: bigint;
+  protocolFeeBase: bigint;
+  protocolFeeQuote: bigint;
+  referralFeeBase: bigint;
+  referralFeeQuote: bigint;
+  volumeUsd: number | null;
+  /** The last executed trade (base, quote amounts); null when the window has none. */
+  last: { base: bigint; quote: bigint } | null;
+};
+
+export type PoolStatsListView = Window & { uniqueWallets: number; pools: PoolStatsView[] };
+
+export type FeeAssetView = { asset: RawAddress | null; accrued: bigint; withdrawn: bigint };

@@ -11,6 +11,7 @@ import { poolStateCache } from "../api/pool-state-cache.ts";
 import { cachedReadModel } from "../api/read-model-cached.ts";
 import { ClickHouseReadModel } from "../api/read-model-clickhouse.ts";
 import { pricedReadModel } from "../api/read-model-priced.ts";
+import { ClickHouseStatsReadModel } from "../api/read-model-stats.ts";
 import type { ResponseMemoStats } from "../api/response-memo.ts";
 import { unavailableChainState } from "../dex/chain-state-unavailable.ts";
 import type { Logger } from "../infra/log.ts";
@@ -50,6 +51,7 @@ export async function startServer(
     ),
     cache: poolStateCache(pipeline.poolStates),
     chain,
+    stats: new ClickHouseStatsReadModel(pipeline.store),
     clock: Date.now,
     txQueryWindowS: options.txQueryWindowSeconds,
     logger,

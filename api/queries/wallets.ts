@@ -8,6 +8,7 @@ import { TON_RAW } from "../mappers/common.ts";
 import type {
   AssetRecord,
   FeeVaultRecord,
+  OperationRecord,
   OperationType,
   RawAddress,
   WalletTransactions,
@@ -54,6 +55,14 @@ export async function walletOperations(
     types: q.types,
     dexV2: includesV2(q.dexV2),
   });
+  return operationViews(deps, ops);
+}
+
+/** Operations with both asset infos (an asset the catalogue does not list: symbol and decimals null). */
+export async function operationViews(
+  deps: ApiDeps,
+  ops: readonly OperationRecord[],
+): Promise<OperationView[]> {
   const addresses = [...new Set(ops.flatMap((o) => [o.asset0, o.asset1]))];
   const assets = new Map((await deps.data.getAssets(addresses)).map((a) => [a.address, a]));
   const info = (a: RawAddress) => assets.get(a) ?? unlistedAsset(a);

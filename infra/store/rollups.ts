@@ -37,15 +37,16 @@ export function dirtyBuckets(rows: FactRows): DirtyBuckets {
 }
 
 /**
- * One executed-or-not swap leg per row, oriented on the pool's two router wallets sorted as strings
+ * One executed-or-not swap leg per row (no alias may hide a filtered column: ClickHouse resolves WHERE
+ * names to SELECT aliases first, so the filters are written on the aliases), oriented on the pool's two router wallets sorted as strings
  * (token_a < token_b), so a bucket needs no join. Shared by the minute rebuild and the API's reads of
  * the sub-minute edges of a window (api/queries/stats.ts), so both aggregate the same definition.
  */
 export const SWAP_LEGS_SQL = `
-  SELECT assumeNotNull(pool) AS pool, utime, dex, router,
+  SELECT ifNull(pool, '') AS pool, utime, dex, router,
     ifNull(offer_router_wallet, '') AS ow, ifNull(ask_router_wallet, '') AS aw,
     least(ow, aw) AS token_a, greatest(ow, aw) AS token_b,
-    ifNull(success, false) AS ok,
+    ifNull(amount_out > 0, false) AS ok,
     if(ow = token_a, amount_in, ifNull(amount_out, toUInt256(0))) AS amount_a,
     if(ow = token_a, ifNull(amount_out, toUInt256(0)), amount_in) AS amount_b,
     if(aw = token_a, ifNull(protocol_fee, toUInt256(0)), toUInt256(0)) AS protocol_fee_a,
@@ -55,9 +56,11 @@ export const SWAP_LEGS_SQL = `
     if(aw = token_a, toUInt256(0), ifNull(referral_fee, toUInt256(0))) AS referral_fee_b,
     coalesce(maker, route_sender, sender, '') AS wallet,
     (mc_seqno, lt, id) AS ord,
-    if(amount_a > 0 AND amount_b > 0, toFloat64(amount_b) / toFloat64(amount_a), NULL) AS price
+    if(amount_a > 0 AND amount_b > 0, toFloat64(amount_b) / toFloat64(amount_a), NULL) AS price,
+    ifNull(volume_usd, 0) AS leg_volume_usd, volume_usd IS NULL AS leg_volume_usd_null,
+    ifNull(untracked_volume_usd, 0) AS leg_untracked_volume_usd, ifNull(lp_fee_usd, 0) AS leg_lp_fee_usd
   FROM swaps FINAL
-  WHERE pool IS NOT NULL`;
+  WHERE pool != ''`;
 
 /** Aggregates of legs (SWAP_LEGS_SQL) into one rollup row's columns, in the table's column order. */
 export const LEG_AGGREGATES_SQL = `
@@ -71,7 +74,9 @@ export const LEG_AGGREGATES_SQL = `
     uniqExactStateIf(wallet, ok) AS wallets,
     argMinStateIf((amount_a, amount_b), ord, ok) AS open,
     argMaxStateIf((amount_a, amount_b), ord, ok) AS close,
-    max(if(ok, price, NULL)) AS high, min(if(ok, price, NULL)) AS low`;
+    max(if(ok, price, NULL)) AS high, min(if(ok, price, NULL)) AS low,
+    sumIf(leg_volume_usd, ok) AS volume_usd, sumIf(leg_untracked_volume_usd, ok) AS untracked_volume_usd,
+    sumIf(leg_lp_fee_usd, ok) AS lp_fee_usd, countIf(ok AND leg_volume_usd_null) AS volume_usd_unknown`;
 
 /** Rollup rows of a finer level merged into the same columns (hour from minutes, day from hours). */
 export const POOL_MERGE_SQL = `
@@ -84,21 +89,23 @@ export const POOL_MERGE_SQL = `
     sum(referral_fee_a) AS referral_fee_a, sum(referral_fee_b) AS referral_fee_b,
     uniqExactMergeState(wallets) AS wallets,
     argMinMergeState(open) AS open, argMaxMergeState(close) AS close,
-    max(high) AS high, min(low) AS low`;
+    max(high) AS high, min(low) AS low,
+    sum(volume_usd) AS volume_usd, sum(untracked_volume_usd) AS untracked_volume_usd,
+    sum(lp_fee_usd) AS lp_fee_usd, sum(volume_usd_unknown) AS volume_usd_unknown`;
 
 /** Accruals (referral_fees) and withdrawals (vault_withdrawals) that happened, one row each. */
 export const REFERRAL_EVENTS_SQL = `
-  SELECT assumeNotNull(referrer) AS referrer, utime, ifNull(asset_router_wallet, '') AS asset_router_wallet,
+  SELECT ifNull(referrer, '') AS referrer, utime, ifNull(asset_router_wallet, '') AS asset_router_wallet,
     dex, asset_kind, asset_master, amount AS accrued_amount, toUInt256(0) AS withdrawn_amount,
     true AS is_accrual
-  FROM referral_fees FINAL WHERE referrer IS NOT NULL AND success = true
+  FROM referral_fees FINAL WHERE referrer != '' AND success = true
   UNION ALL
-  SELECT assumeNotNull(owner) AS referrer, utime, ifNull(asset_router_wallet, '') AS asset_router_wallet,
+  SELECT ifNull(owner, '') AS referrer, utime, ifNull(asset_router_wallet, '') AS asset_router_wallet,
     dex, asset_kind, asset_master, toUInt256(0) AS accrued_amount, amount AS withdrawn_amount,
     false AS is_accrual
-  FROM vault_withdrawals FINAL WHERE owner IS NOT NULL AND success = true`;
+  FROM vault_withdrawals FINAL WHERE referrer != '' AND success = true`;
 
-const REFERRAL_AGGREGATES_SQL = `
+export const REFERRAL_AGGREGATES_SQL = `
     any(dex) AS dex, any(asset_kind) AS asset_kind, any(asset_master) AS asset_master,
     sum(accrued_amount) AS accrued, countIf(is_accrual) AS accruals,
     sum(withdrawn_amount) AS withdrawn, countIf(NOT is_accrual) AS withdrawals`;
@@ -147,7 +154,8 @@ const REFERRAL: Family = {
 const COLUMNS: Record<Family["prefix"], string> = {
   pool_rollup:
     "pool, bucket, dex, router, token_a, token_b, trades, not_executed, volume_a, volume_b, protocol_fee_a, " +
-    "protocol_fee_b, protocol_fee_unknown, referral_fee_a, referral_fee_b, wallets, open, close, high, low, version",
+    "protocol_fee_b, protocol_fee_unknown, referral_fee_a, referral_fee_b, wallets, open, close, high, low, " +
+    "volume_usd, untracked_volume_usd, lp_fee_usd, volume_usd_unknown, version",
   referral_rollup:
     "referrer, bucket, asset_router_wallet, dex, asset_kind, asset_master, accrued, accruals, withdrawn, withdrawals, version",
 };
@@ -230,6 +238,12 @@ async function minutesAfter(store: Store, after: number): Promise<DirtyBuckets> 
   return { pool, referral };
 }
 
+/**
+ * The rollup_status flag of a complete backfill, named after the rollup columns' generation: a migration
+ * that adds rollup columns bumps it (2: USD columns, migration 011), so the next start backfills again.
+ */
+export const BACKFILLED = "backfilled:2";
+
 export type RollupLog = (fields: Record<string, unknown>, message: string) => void;
 
 /**
@@ -243,13 +257,14 @@ export async function prepareRollups(
   options: { after: number | null; log: RollupLog; daysPerStep?: number },
 ): Promise<{ backfilled: boolean; minutes: number }> {
   const done = await store.query(
-    "SELECT value FROM rollup_status FINAL WHERE name = 'backfilled'",
+    "SELECT value FROM rollup_status FINAL WHERE name = {name:String}",
     statusRow,
+    { name: BACKFILLED },
   );
   if (done[0]?.value !== 1) {
     await backfill(store, options.log, options.daysPerStep ?? 7);
     await store.insert("rollup_status", [
-      { name: "backfilled", value: 1, written_at: Math.floor(Date.now() / 1000) },
+      { name: BACKFILLED, value: 1, written_at: Math.floor(Date.now() / 1000) },
     ]);
     return { backfilled: true, minutes: 0 };
   }
@@ -282,4 +297,64 @@ async function backfill(store: Store, log: RollupLog, daysPerStep: number): Prom
       `rollups backfill: ${(hi - first) / DAY}/${days} days`,
     );
   }
+}
+
+/** Half-open ranges [from, to) in unix seconds; an empty range has from = to. */
+export type Range = readonly [number, number];
+
+/**
+ * A window [since, until] (inclusive seconds) cut into what each level serves: raw facts for the partial
+ * minutes at both ends, minute rows for the partial hours, hour rows for the partial days, day rows for the
+ * rest. Every level gets two ranges (head and tail), days one; unused ranges are empty.
+ */
+export type WindowPieces = {
+  readonly raw: readonly [Range, Range];
+  readonly minute: readonly [Range, Range];
+  readonly hour: readonly [Range, Range];
+  readonly day: Range;
+};
+
+const ceilTo = (t: number, step: number) => floorTo(t + step - 1, step);
+const EMPTY: Range = [0, 0];
+
+export function windowPieces(since: number, until: number): WindowPieces {
+  const end = until + 1;
+  if (end <= since) return { raw: [EMPTY, EMPTY], minute: [EMPTY, EMPTY], hour: [EMPTY, EMPTY], day: EMPTY };
+  const split = (lo: number, hi: number, step: number): { head: Range; inner: Range; tail: Range } | null => {
+    const a = ceilTo(lo, step);
+    const b = floorTo(hi, step);
+    return a < b ? { head: [lo, a], inner: [a, b], tail: [b, hi] } : null;
+  };
+  const m = split(since, end, MINUTE);
+  if (m === null)
+    return { raw: [[since, end], EMPTY], minute: [EMPTY, EMPTY], hour: [EMPTY, EMPTY], day: EMPTY };
+  const h = split(m.inner[0], m.inner[1], HOUR);
+  if (h === null)
+    return { raw: [m.head, m.tail], minute: [m.inner, EMPTY], hour: [EMPTY, EMPTY], day: EMPTY };
+  const d = split(h.inner[0], h.inner[1], DAY);
+  if (d === null)
+    return { raw: [m.head, m.tail], minute: [h.head, h.tail], hour: [h.inner, EMPTY], day: EMPTY };
+  return { raw: [m.head, m.tail], minute: [h.head, h.tail], hour: [d.head, d.tail], day: d.inner };
+}
+
+/** Bound parameters of `windowPieces` for `piecesWhere` (names r0..r3, m0..m3, h0..h3, d0, d1). */
+export function piecesParams(w: WindowPieces): Record<string, number> {
+  const out: Record<string, number> = {};
+  const put = (prefix: string, ranges: readonly Range[]) =>
+    ranges.forEach(([a, b], i) => {
+      out[`${prefix}${2 * i}`] = a;
+      out[`${prefix}${2 * i + 1}`] = b;
+    });
+  put("r", w.raw);
+  put("m", w.minute);
+  put("h", w.hour);
+  put("d", [w.day]);
+  return out;
+}
+
+/** `column` inside the two ranges `prefix`0..3 (or the one range `prefix`0..1). */
+export function piecesWhere(column: string, prefix: "r" | "m" | "h" | "d"): string {
+  const range = (i: number) =>
+    `(${column} >= toDateTime({${prefix}${i}:UInt32}, 'UTC') AND ${column} < toDateTime({${prefix}${i + 1}:UInt32}, 'UTC'))`;
+  return prefix === "d" ? range(0) : `(${range(0)} OR ${range(2)})`;
 }

@@ -8,7 +8,7 @@
  */
 import { type ChainState, createChainState, type GetMethodRunner } from "../../dex/chain-state.ts";
 import { DevnetTupleReader } from "./chain/cell-reader.ts";
-import type { DevnetBlock } from "./chain/chain.ts";
+import { DEFAULT_BLOCK_SECONDS, type DevnetBlock } from "./chain/chain.ts";
 import { jettonMintBody } from "./contracts/jetton/index.ts";
 import { UserActions } from "./sim/actions.ts";
 import { type Admin, adminMessages } from "./sim/admin.ts";
@@ -29,6 +29,11 @@ export type DevnetOptions = {
   traders?: number;
   lps?: number;
   referrers?: number;
+  /**
+   * Chain seconds between masterchain blocks (default 5, as TON). A larger value spans days of chain
+   * time in few blocks (analytics tests); request deadlines scale with it, so nothing expires in flight.
+   */
+  blockSeconds?: number;
 };
 
 type Phase = "mint" | "settle-mints" | "settle-params" | "settle-liquidity" | "market";
@@ -60,10 +65,11 @@ export class Devnet {
       traders: options.traders ?? 64,
       lps: options.lps ?? 8,
       referrers: options.referrers ?? 6,
+      blockSeconds: options.blockSeconds ?? DEFAULT_BLOCK_SECONDS,
       mix: { ...DEFAULT_MIX, ...options.mix },
     };
     this.#rng = new Prng(options.seed);
-    this.world = createWorld(this.options);
+    this.world = createWorld({ ...this.options, chain: { blockSeconds: this.options.blockSeconds } });
     this.state = createChainState(chainRunner(this.world));
     this.actions = new UserActions(this.world);
   }
@@ -189,7 +195,7 @@ export class Devnet {
             amount,
             minLpOut: 1n,
             queryId: queryId++,
-            deadline: this.world.chain.utime + 3600,
+            deadline: this.world.chain.utime + Math.max(3600, 20 * this.options.blockSeconds),
           }),
         );
       }

@@ -18,6 +18,7 @@ import { Address, Cell } from "@ton/core";
 import { poolStateCache } from "../../api/pool-state-cache.ts";
 import { ClickHouseReadModel } from "../../api/read-model-clickhouse.ts";
 import { pricedReadModel } from "../../api/read-model-priced.ts";
+import { ClickHouseStatsReadModel } from "../../api/read-model-stats.ts";
 import { loadConfig, TEST_ENV } from "../../bin/config.ts";
 import { type Pipeline, startPipeline } from "../../bin/pipeline.ts";
 import { pricingConfigOf } from "../../bin/pricing.ts";
@@ -115,10 +116,16 @@ export async function startApiDevnet(options: {
   actionsPerBlock?: number;
   /** Serve the catalogue's USD fields as `tondex start` does (bin/server.ts: api/read-model-priced.ts). */
   pricing?: boolean;
+  /** Chain seconds per block (Devnet `blockSeconds`); default the devnet's 5. */
+  blockSeconds?: number;
 }): Promise<ApiDevnet> {
   applyLibraryPatches(["parse", "build"]);
   const dir = await mkdtemp(join(tmpdir(), "tondex-api-devnet-"));
-  const devnet = new Devnet({ seed: options.seed, actionsPerBlock: options.actionsPerBlock ?? 24 });
+  const devnet = new Devnet({
+    seed: options.seed,
+    actionsPerBlock: options.actionsPerBlock ?? 24,
+    ...(options.blockSeconds !== undefined ? { blockSeconds: options.blockSeconds } : {}),
+  });
   const source = new PushSource(devnet.state);
   const warnings: { msg?: string }[] = [];
   const sink = new Writable({
@@ -144,6 +151,7 @@ export async function startApiDevnet(options: {
             pricing: pricingConfigOf(config, devnet.world),
           })
         : new ClickHouseReadModel(pipeline.store),
+    stats: new ClickHouseStatsReadModel(pipeline.store),
     cache: poolStateCache(pipeline.poolStates),
     chain: devnet.state,
     // "Now" is the devnet's: the transaction lookup windows are relative to it.

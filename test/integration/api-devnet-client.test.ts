@@ -49,7 +49,7 @@ import {
   walletTxOf,
 } from "../helpers/api-devnet.ts";
 import { request } from "../unit/api/harness.ts";
-import { ROUTE_CASES } from "../unit/api/routes-table.ts";
+import { ROUTE_CASES, statsCases } from "../unit/api/routes-table.ts";
 
 type Ctx = {
   env: ApiDevnet;
@@ -840,6 +840,7 @@ function devnetRoutes(
       path: `/v1/wallets/${fr(c.referrer)}/fee_vaults`,
       schema: feeVaultsResponse,
     },
+    ...statsCases(`since=${since}&until=${until}`, fr(c.referrer)),
     ...["/export/dexscreener/v1", "/export/aggregator_b/v1"].flatMap((base) => [
       {
         method: "GET" as const,

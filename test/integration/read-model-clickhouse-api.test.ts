@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import anyTest, { type TestFn } from "ava";
 import { ClickHouseReadModel } from "../../api/read-model-clickhouse.ts";
+import { ClickHouseStatsReadModel } from "../../api/read-model-stats.ts";
 import { openStore, type Store } from "../../infra/store/client.ts";
 import { classifyStoreError } from "../../infra/store/errors.ts";
 import { writeBatch } from "../../infra/store/facts-writer.ts";
@@ -28,7 +29,9 @@ test.before(async (t) => {
   const store = await openStore({ clickhouseUrl: null, dataDir: dir });
   await migrate(store);
   await writeBatch(store, X.FACTS, { consumer: "test", partition_id: 0, mc_seqno: 1, next_offset: 1n });
-  const api = await startApi(testDeps({ data: new ClickHouseReadModel(store) }));
+  const api = await startApi(
+    testDeps({ data: new ClickHouseReadModel(store), stats: new ClickHouseStatsReadModel(store) }),
+  );
   t.context = { dir, store, api };
 });
 

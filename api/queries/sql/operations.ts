@@ -28,6 +28,8 @@ export const operationRow = z.object({
   tx_hashes: z.array(str),
   dex: z.enum(["v1", "v2"]),
   pool: str,
+  /** The operation's user: the route's (else the leg's) sender of a swap, the owner of a liquidity operation. */
+  op_wallet: nstr,
   router: nstr,
   destination: nstr,
   success: z.boolean().nullable(),
@@ -62,9 +64,9 @@ const LIQUIDITY_TYPE = `multiIf(kind = 'provide', 'SendLiquidity', kind = 'mint'
  * never reached a pool and are not pool operations. (No alias may shadow a filtered column: ClickHouse
  * resolves WHERE names to SELECT aliases first.)
  */
-const OPERATIONS_SQL = `SELECT *
+const operationsSql = (swapWho: string, liquidityWho: string) => `SELECT *
 FROM (
-  SELECT 'Swap' AS type, id, tx_hash, lt, utime, tx_hashes, dex, pool,
+  SELECT 'Swap' AS type, id, tx_hash, lt, utime, tx_hashes, dex, pool, coalesce(route_sender, sender) AS op_wallet,
     router, coalesce(route_receiver, receiver, sender) AS destination, success, exit_name,
     offer_kind AS a_kind, offer_master AS a_master, offer_router_wallet AS a_wallet,
     ask_kind AS b_kind, ask_master AS b_master, ask_router_wallet AS b_wallet,
@@ -72,11 +74,10 @@ FROM (
     CAST(NULL AS Nullable(UInt256)) AS lp_amount, protocol_fee, ifNull(referral_fee, toUInt256(0)) AS referral_fee,
     referrer
   FROM swaps FINAL
-  WHERE (sender = {wallet:String} OR route_sender = {wallet:String})
-    AND coalesce(route_sender, sender) = {wallet:String}
+  WHERE ${swapWho}
     AND pool IS NOT NULL AND ${WINDOW} AND ${WANTED("'Swap'")}
   UNION ALL
-  SELECT ${LIQUIDITY_TYPE} AS type, id, tx_hash, lt, utime, tx_hashes, dex, pool,
+  SELECT ${LIQUIDITY_TYPE} AS type, id, tx_hash, lt, utime, tx_hashes, dex, pool, owner AS op_wallet,
     router, if(kind = 'mint', coalesce(receiver, owner), owner) AS destination, success, exit_name,
     asset0_kind AS a_kind, asset0_master AS a_master, asset0_router_wallet AS a_wallet,
     asset1_kind AS b_kind, asset1_master AS b_master, asset1_router_wallet AS b_wallet,
@@ -84,7 +85,7 @@ FROM (
     toUInt256(0) AS referral_fee,
     CAST(NULL AS Nullable(String)) AS referrer
   FROM liquidity FINAL
-  WHERE owner = {wallet:String} AND ${WINDOW} AND ${WANTED(LIQUIDITY_TYPE)}
+  WHERE ${liquidityWho} AND ${WINDOW} AND ${WANTED(LIQUIDITY_TYPE)}
 ) AS o
 LEFT JOIN (
   SELECT p.pool AS pool, p.router AS pool_router, p.token0_wallet AS token0_wallet,
@@ -93,6 +94,55 @@ LEFT JOIN (
 ) AS pt USING (pool)
 ORDER BY lt, id
 SETTINGS join_use_nulls = 1`;
+
+const OPERATIONS_SQL = operationsSql(
+  `(sender = {wallet:String} OR route_sender = {wallet:String})
+    AND coalesce(route_sender, sender) = {wallet:String}`,
+  "owner = {wallet:String}",
+);
+
+/**
+ * Every wallet's operations in the window (`/v1/stats/operations`), of one pool when `pool` is not empty;
+ * the window reads the sorting-key prefix `utime` of `swaps` and the `pool` prefix of `liquidity`.
+ */
+const WINDOW_OPERATIONS_SQL = operationsSql(
+  "({pool:String} = '' OR pool = {pool:String})",
+  "({pool:String} = '' OR pool = {pool:String})",
+);
+
+export function selectWindowOperationRows(
+  store: Store,
+  pool: RawAddress | null,
+  f: OperationFilter,
+): Promise<OperationRow[]> {
+  return store.query(WINDOW_OPERATIONS_SQL, operationRow, {
+    pool: pool ?? "",
+    since: f.since,
+    until: f.until,
+    dexV2: f.dexV2,
+    types: f.types ?? [],
+  });
+}
+
+/** Swaps that paid `referrer` a referral fee (`/v1/stats/fee_accruals`: v1 direct and v2 vault deposits). */
+const REFERRAL_OPERATIONS_SQL = operationsSql(
+  "referrer = {referrer:String} AND ifNull(referral_fee, toUInt256(0)) > 0",
+  "false",
+);
+
+export function selectReferralOperationRows(
+  store: Store,
+  referrer: RawAddress,
+  f: OperationFilter,
+): Promise<OperationRow[]> {
+  return store.query(REFERRAL_OPERATIONS_SQL, operationRow, {
+    referrer,
+    since: f.since,
+    until: f.until,
+    dexV2: f.dexV2,
+    types: f.types ?? [],
+  });
+}
 
 export function selectOperationRows(
   store: Store,

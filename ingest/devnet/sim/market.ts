@@ -118,6 +118,11 @@ export class Market {
     return this.world.chain.utime + this.options.blockSeconds;
   }
 
+  /** 15 minutes ahead, or 10 blocks when blocks are slower (a request crosses ~5 blocks to its pool). */
+  #deadline(): number {
+    return this.#now() + Math.max(900, 10 * this.options.blockSeconds);
+  }
+
   async #act(kind: ActionKind): Promise<boolean> {
     switch (kind) {
       case "swap":
@@ -189,7 +194,7 @@ export class Market {
       kind === "slippage_fail"
         ? expected.amountOut + 1n + expected.amountOut / 50n
         : (expected.amountOut * BigInt(970 + this.rng.int(25))) / 1000n;
-    const deadline = kind === "expired" ? this.world.chain.utime - 60 : this.#now() + 900;
+    const deadline = kind === "expired" ? this.world.chain.utime - 60 : this.#deadline();
     const msg = await this.actions.swap({
       user: user.address,
       router: pool.router,
@@ -243,7 +248,7 @@ export class Market {
       amount,
       minOut: 1n,
       queryId: this.#nextQueryId(),
-      deadline: this.#now() + 900,
+      deadline: this.#deadline(),
       next: [{ ask, minOut: 1n }],
     });
     send(this.world, user, [msg]);
@@ -285,7 +290,7 @@ export class Market {
       amount,
       minOut: 1n,
       queryId: this.#nextQueryId(),
-      deadline: this.#now() + 900,
+      deadline: this.#deadline(),
     });
     send(this.world, user, [msg]);
     return true;
@@ -304,7 +309,7 @@ export class Market {
     if (amount0 === 0n || amount1 === 0n) return false;
     if ((await this.#balance(user.address, pool.token0)) < amount0) return false;
     if ((await this.#balance(user.address, pool.token1)) < amount1) return false;
-    const base = { user: user.address, router: pool.router, minLpOut: 1n, deadline: this.#now() + 900 };
+    const base = { user: user.address, router: pool.router, minLpOut: 1n, deadline: this.#deadline() };
     const leg = (send: string, other: string, amount: bigint, singleSide = false) =>
       this.actions.provide({ ...base, send, other, amount, queryId: this.#nextQueryId(), singleSide });
     if (kind === "provide") {

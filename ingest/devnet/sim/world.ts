@@ -119,7 +119,9 @@ export function send(world: World, actor: Actor, messages: readonly UserMessage[
     throw new RangeError(`a wallet external carries 1..4 messages, got ${messages.length}`);
   }
   const transfers: Transfer[] = messages.map((m) => ({ to: m.to, value: m.value, body: m.body }));
-  const body = walletTransferBody(actor.seqno, world.chain.utime + 600, transfers);
+  // valid_until: 10 minutes, or two blocks when blocks are slower (the message is delivered next block).
+  const validUntil = world.chain.utime + Math.max(600, 2 * world.chain.blockSeconds);
+  const body = walletTransferBody(actor.seqno, validUntil, transfers);
   actor.seqno++;
   world.chain.sendExternal(actor.address, body);
 }

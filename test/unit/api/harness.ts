@@ -10,6 +10,7 @@ import { handleClientError } from "../../../api/errors.ts";
 import { friendly } from "../../../api/mappers/common.ts";
 import type { OperationRecord } from "../../../api/read-model.ts";
 import { type MemoryData, MemoryReadModel } from "../../../api/read-model-memory.ts";
+import type { StatsReadModel } from "../../../api/read-model-stats.ts";
 import { fakeChain } from "./fixture-chain.ts";
 import {
   ASSETS,
@@ -138,9 +139,38 @@ export function memoryData(): MemoryData {
 
 export const silentLogger = { error: () => {}, warn: () => {}, info: () => {} };
 
+/**
+ * Statistics of a store without rollup rows: zero counts, empty lists. The routes' shapes and validation
+ * are tested over it; the figures themselves over ClickHouse (test/integration/stats-devnet.test.ts).
+ */
+export const EMPTY_STATS: StatsReadModel = {
+  dexTotals: async () => ({
+    trades: 0,
+    not_executed: 0,
+    volume_a: 0n,
+    volume_b: 0n,
+    protocol_fee_a: 0n,
+    protocol_fee_b: 0n,
+    protocol_fee_unknown: 0,
+    referral_fee_a: 0n,
+    referral_fee_b: 0n,
+    unique_wallets: 0,
+    volume_usd: 0,
+    untracked_volume_usd: 0,
+    lp_fee_usd: 0,
+    volume_usd_unknown: 0,
+  }),
+  poolStats: async () => [],
+  operations: async () => [],
+  referralAccruals: async () => [],
+  referrerAssets: async () => [],
+  withdrawals: async () => [],
+};
+
 export function testDeps(overrides: Partial<ApiDeps> = {}): ApiDeps {
   return {
     data: new MemoryReadModel(memoryData()),
+    stats: EMPTY_STATS,
     chain: fakeChain(),
     clock: () => NOW_MS,
     logger: silentLogger,

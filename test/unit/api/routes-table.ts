@@ -20,6 +20,13 @@ import {
 } from "../../../schemas/api/reference.ts";
 import { liquiditySimulateResponse, swapSimulateResponse } from "../../../schemas/api/simulate.ts";
 import {
+  dexStatsResponse,
+  feeAccrualsResponse,
+  feeStatsResponse,
+  feeWithdrawalsResponse,
+  poolStatsResponse,
+} from "../../../schemas/api/stats.ts";
+import {
   actionTreeResponse,
   swapStatusResponse,
   txQueryResponse,
@@ -210,6 +217,7 @@ export const ROUTE_CASES: RouteCase[] = [
     path: `/v1/wallets/${w}/fee_vaults`,
     schema: feeVaultsResponse,
   },
+  ...statsCases(`since=${time(T0)}&until=${time(T0 + 1000)}`, w),
   ...["/export/dexscreener/v1", "/export/aggregator_b/v1"].flatMap((base): RouteCase[] => [
     {
       method: "GET",
@@ -237,6 +245,25 @@ export const ROUTE_CASES: RouteCase[] = [
     },
   ]),
 ];
+
+/** The statistics routes for a window (`since=…&until=…`) and a referrer (also used by the devnet tests). */
+export function statsCases(window: string, referrer: string): RouteCase[] {
+  const get = (route: string, query: string, schema: z.ZodTypeAny): RouteCase => ({
+    method: "GET",
+    template: `/v1/stats/${route}`,
+    path: `/v1/stats/${route}?${query}`,
+    schema,
+  });
+  const ref = `${window}&referrer_address=${referrer}`;
+  return [
+    get("dex", window, dexStatsResponse),
+    get("pool", window, poolStatsResponse),
+    get("operations", window, operationsResponse),
+    get("fees", ref, feeStatsResponse),
+    get("fee_accruals", ref, feeAccrualsResponse),
+    get("fee_withdrawals", ref, feeWithdrawalsResponse),
+  ];
+}
 
 /** Every query/body parameter name the API knows (the fuzz test draws keys from these). */
 export const PARAM_NAMES = [
@@ -272,6 +299,7 @@ export const PARAM_NAMES = [
   "tx_hash",
   "since",
   "until",
+  "referrer_address",
   "op_type",
 ];
 

@@ -1,0 +1,181 @@
+/**
+ * Statistics over the rollups (schemas/clickhouse/009_rollups.sql, infra/store/rollups.ts).
+ *
+ * A window [since, until] (inclusive seconds) is cut by `windowPieces`: the partial minutes at its ends are
+ * aggregated from the deduplicated facts with the very expressions the rollups are built with
+ * (SWAP_LEGS_SQL / LEG_AGGREGATES_SQL, REFERRAL_EVENTS_SQL / REFERRAL_AGGREGATES_SQL), the rest is read from
+ * minute, hour and day rows (FINAL on their (key, bucket) sorting key). All parts have the same columns, so
+ * one UNION ALL merges them: sums add, `uniqExactMerge` counts the distinct makers of the union exactly,
+ * `argMaxMerge` takes the last trade. Every value is a bound parameter.
+ */
+import { z } from "zod";
+import type { Store } from "../../../infra/store/client.ts";
+import {
+  LEG_AGGREGATES_SQL,
+  piecesParams,
+  piecesWhere,
+  REFERRAL_AGGREGATES_SQL,
+  REFERRAL_EVENTS_SQL,
+  SWAP_LEGS_SQL,
+  windowPieces,
+} from "../../../infra/store/rollups.ts";
+import type { RawAddress } from "../../read-model.ts";
+import { big, nstr, str } from "./common.ts";
+
+const POOL_VALUES =
+  "dex, router, token_a, token_b, trades, not_executed, volume_a, volume_b, protocol_fee_a, protocol_fee_b, " +
+  "protocol_fee_unknown, referral_fee_a, referral_fee_b, wallets, open, close, high, low, " +
+  "volume_usd, untracked_volume_usd, lp_fee_usd, volume_usd_unknown";
+
+const POOL_FILTER = "({pool:String} = '' OR pool = {pool:String})";
+
+const rollupPart = (table: string, level: "m" | "h" | "d") =>
+  `SELECT pool, ${POOL_VALUES} FROM ${table} FINAL WHERE ${POOL_FILTER} AND ${piecesWhere("bucket", level)}`;
+
+/** Every part of the window, one row per (part, pool), with the rollup columns. */
+const POOL_PARTS = `
+  SELECT pool, ${LEG_AGGREGATES_SQL} FROM (${SWAP_LEGS_SQL})
+  WHERE ${POOL_FILTER} AND ${piecesWhere("utime", "r")} GROUP BY pool
+  UNION ALL ${rollupPart("pool_rollup_1m", "m")}
+  UNION ALL ${rollupPart("pool_rollup_1h", "h")}
+  UNION ALL ${rollupPart("pool_rollup_1d", "d")}`;
+
+const POOL_TOTALS = `
+    sum(trades) AS trades, sum(not_executed) AS not_executed,
+    sum(volume_a) AS volume_a, sum(volume_b) AS volume_b,
+    sum(protocol_fee_a) AS protocol_fee_a, sum(protocol_fee_b) AS protocol_fee_b,
+    sum(protocol_fee_unknown) AS protocol_fee_unknown,
+    sum(referral_fee_a) AS referral_fee_a, sum(referral_fee_b) AS referral_fee_b,
+    uniqExactMerge(wallets) AS unique_wallets,
+    sum(volume_usd) AS volume_usd, sum(untracked_volume_usd) AS untracked_volume_usd,
+    sum(lp_fee_usd) AS lp_fee_usd, sum(volume_usd_unknown) AS volume_usd_unknown`;
+
+const POOL_STATS_SQL = `SELECT pool, any(router) AS router, anyIf(token_a, token_a != '') AS token_a,
+    anyIf(token_b, token_b != '') AS token_b, ${POOL_TOTALS},
+    argMaxMerge(close) AS last
+  FROM (${POOL_PARTS})
+  GROUP BY pool
+  ORDER BY pool`;
+
+const DEX_STATS_SQL = `SELECT ${POOL_TOTALS} FROM (${POOL_PARTS})`;
+
+const counts = z.coerce.number().int().nonnegative();
+
+const totals = {
+  trades: counts,
+  not_executed: counts,
+  volume_a: big,
+  volume_b: big,
+  protocol_fee_a: big,
+  protocol_fee_b: big,
+  protocol_fee_unknown: counts,
+  referral_fee_a: big,
+  referral_fee_b: big,
+  unique_wallets: counts,
+  volume_usd: z.number(),
+  untracked_volume_usd: z.number(),
+  lp_fee_usd: z.number(),
+  volume_usd_unknown: counts,
+};
+
+const poolStatsRow = z.object({
+  pool: str,
+  router: nstr,
+  token_a: str,
+  token_b: str,
+  ...totals,
+  /** (amount_a, amount_b) of the last executed trade; (0, 0) when the window has none. */
+  last: z.tuple([big, big]),
+});
+export type PoolStatsRow = z.infer<typeof poolStatsRow>;
+export type DexTotalsRow = z.infer<typeof dexTotalsRow>;
+const dexTotalsRow = z.object(totals);
+
+export type Window = { readonly since: number; readonly until: number };
+
+const windowParams = (w: Window) => piecesParams(windowPieces(w.since, w.until));
+
+/** Per pool (every pool with a swap leg in the window, or only `pool`), by pool address. */
+export function selectPoolStats(store: Store, w: Window, pool: RawAddress | null): Promise<PoolStatsRow[]> {
+  return store.query(POOL_STATS_SQL, poolStatsRow, { ...windowParams(w), pool: pool ?? "" });
+}
+
+/** DEX-wide (or one pool's) totals; distinct makers over the union of every pool. */
+export async function selectDexTotals(
+  store: Store,
+  w: Window,
+  pool: RawAddress | null,
+): Promise<DexTotalsRow> {
+  const [row] = await store.query(DEX_STATS_SQL, dexTotalsRow, { ...windowParams(w), pool: pool ?? "" });
+  if (row === undefined) throw new Error("an aggregate without GROUP BY returns one row");
+  return row;
+}
+
+const REFERRAL_VALUES = "dex, asset_kind, asset_master, accrued, accruals, withdrawn, withdrawals";
+const referralPart = (table: string, level: "m" | "h" | "d") =>
+  `SELECT referrer, asset_router_wallet, ${REFERRAL_VALUES} FROM ${table} FINAL
+   WHERE referrer = {referrer:String} AND ${piecesWhere("bucket", level)}`;
+
+const REFERRER_SQL = `SELECT asset_router_wallet, any(dex) AS dex, any(asset_kind) AS asset_kind,
+    any(asset_master) AS asset_master, sum(accrued) AS accrued, sum(accruals) AS accruals,
+    sum(withdrawn) AS withdrawn, sum(withdrawals) AS withdrawals
+  FROM (
+    SELECT referrer, asset_router_wallet, ${REFERRAL_AGGREGATES_SQL} FROM (${REFERRAL_EVENTS_SQL})
+    WHERE referrer = {referrer:String} AND ${piecesWhere("utime", "r")}
+    GROUP BY referrer, asset_router_wallet
+    UNION ALL ${referralPart("referral_rollup_1m", "m")}
+    UNION ALL ${referralPart("referral_rollup_1h", "h")}
+    UNION ALL ${referralPart("referral_rollup_1d", "d")}
+  )
+  GROUP BY asset_router_wallet
+  ORDER BY asset_router_wallet`;
+
+const referrerRow = z.object({
+  asset_router_wallet: str,
+  dex: z.enum(["v1", "v2"]),
+  asset_kind: z.enum(["jetton", "ton"]),
+  asset_master: nstr,
+  accrued: big,
+  accruals: counts,
+  withdrawn: big,
+  withdrawals: counts,
+});
+export type ReferrerAssetRow = z.infer<typeof referrerRow>;
+
+/** A referrer's accrued and withdrawn referral fees in the window, per fee asset (router wallet). */
+export function selectReferrerAssets(
+  store: Store,
+  w: Window,
+  referrer: RawAddress,
+): Promise<ReferrerAssetRow[]> {
+  return store.query(REFERRER_SQL, referrerRow, { ...windowParams(w), referrer });
+}
+
+const WITHDRAWALS_SQL = `SELECT id, tx_hash, lt, utime, dex, router, vault, owner, asset_kind, asset_master,
+    asset_router_wallet, amount, success, payout_to
+  FROM vault_withdrawals FINAL
+  WHERE owner = {referrer:String} AND utime BETWEEN {since:UInt32} AND {until:UInt32}
+  ORDER BY lt, id`;
+
+const withdrawalRow = z.object({
+  id: str,
+  tx_hash: str,
+  lt: big,
+  utime: z.coerce.number().int(),
+  dex: z.enum(["v1", "v2"]),
+  router: nstr,
+  vault: str,
+  owner: nstr,
+  asset_kind: z.enum(["jetton", "ton"]),
+  asset_master: nstr,
+  asset_router_wallet: nstr,
+  amount: big,
+  success: z.boolean().nullable(),
+  payout_to: nstr,
+});
+export type WithdrawalRow = z.infer<typeof withdrawalRow>;
+
+/** A referrer's v2 vault withdrawals in the window (the vault_withdrawals facts, oldest first). */
+export function selectWithdrawals(store: Store, w: Window, referrer: RawAddress): Promise<WithdrawalRow[]> {
+  return store.query(WITHDRAWALS_SQL, withdrawalRow, { since: w.since, until: w.until, referrer });
+}

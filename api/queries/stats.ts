@@ -1,0 +1,134 @@
+/**
+ * Statistics (api.md §9; figures defined in README "Statistics"). Windows are inclusive on both ends and
+ * validated here (since ≤ until, else 400 naming `until`); `/v1/stats/dex` without parameters spans from
+ * STON.fi's launch to the newest indexed block (never the wall clock: replayed history stays reachable).
+ * The rows come from `deps.stats` (the rollups); without it the routes answer 503.
+ */
+import type { ApiDeps } from "../deps.ts";
+import { BadRequestError, ServiceUnavailableError } from "../errors.ts";
+import { TON_RAW } from "../mappers/common.ts";
+import type { OperationRecord, RawAddress } from "../read-model.ts";
+import type { StatsReadModel, Window } from "../read-model-stats.ts";
+import type {
+  DexStatsView,
+  FeeAssetView,
+  OperationView,
+  PoolStatsListView,
+  PoolStatsView,
+} from "../views.ts";
+import { norm } from "./sql/common.ts";
+import { operationViews } from "./wallets.ts";
+
+/** STON.fi DEX launch, 2022-11-18T00:00:00Z: the default start of `/v1/stats/dex` (analytics.md §6). */
+export const STONFI_LAUNCH = 1_668_729_600;
+
+function statsOf(deps: ApiDeps): StatsReadModel {
+  if (deps.stats === undefined) {
+    throw new ServiceUnavailableError("statistics need the ClickHouse store (its rollups)");
+  }
+  return deps.stats;
+}
+
+/** The tracked USD volume, or null when an executed leg has no USD value (rows before prices, not priced). */
+const usdOf = (t: { volume_usd: number; volume_usd_unknown: number }): number | null =>
+  t.volume_usd_unknown > 0 ? null : t.volume_usd;
+
+export function checkWindow(since: number, until: number): Window {
+  if (until < since) throw new BadRequestError("until", "must not be earlier than since");
+  return { since, until };
+}
+
+export async function dexStats(deps: ApiDeps, q: { since?: number; until?: number }): Promise<DexStatsView> {
+  const stats = statsOf(deps);
+  const until = q.until ?? (await deps.data.getIndexedHead())?.utime ?? Math.floor(deps.clock() / 1000);
+  const w = checkWindow(q.since ?? STONFI_LAUNCH, until);
+  const t = await stats.dexTotals(w, null);
+  return { ...w, trades: t.trades, uniqueWallets: t.unique_wallets, volumeUsd: usdOf(t) };
+}
+
+export async function poolStats(
+  deps: ApiDeps,
+  q: { since: number; until: number; pool?: RawAddress },
+): Promise<PoolStatsListView> {
+  const stats = statsOf(deps);
+  const w = checkWindow(q.since, q.until);
+  const pool = q.pool ?? null;
+  const [rows, totals] = await Promise.all([stats.poolStats(w, pool), stats.dexTotals(w, pool)]);
+  const records = await Promise.all(rows.map((r) => deps.data.getPool(r.pool)));
+  const addresses = records.flatMap((p) => [p?.token0, p?.token1].filter((a): a is string => !!a));
+  const assets = new Map(
+    (await deps.data.getAssets([...new Set(addresses)])).map((a) => [norm(a.address), a]),
+  );
+  const asset = (a: RawAddress | null | undefined) => (a ? (assets.get(norm(a)) ?? null) : null);
+  const pools = rows.map((r, i): PoolStatsView => {
+    const record = records[i] ?? null;
+    // The pool's token0 is side a unless the pool names its token0 wallet as side b.
+    const t0 = record?.token0Wallet ?? null;
+    const aIsBase = t0 === null || norm(t0) !== norm(r.token_b);
+    const pick = (a: bigint, b: bigint) => (aIsBase ? [a, b] : [b, a]) as [bigint, bigint];
+    const [baseVolume, quoteVolume] = pick(r.volume_a, r.volume_b);
+    const [protocolFeeBase, protocolFeeQuote] = pick(r.protocol_fee_a, r.protocol_fee_b);
+    const [referralFeeBase, referralFeeQuote] = pick(r.referral_fee_a, r.referral_fee_b);
+    const [lastBase, lastQuote] = pick(r.last[0], r.last[1]);
+    return {
+      pool: r.pool,
+      record,
+      router: record?.router ?? r.router,
+      base: asset(record?.token0),
+      quote: asset(record?.token1),
+      baseAddress: record?.token0 ?? null,
+      quoteAddress: record?.token1 ?? null,
+      trades: r.trades,
+      uniqueWallets: r.unique_wallets,
+      baseVolume,
+      quoteVolume,
+      protocolFeeBase,
+      protocolFeeQuote,
+      referralFeeBase,
+      referralFeeQuote,
+      volumeUsd: usdOf(r),
+      last: r.trades > 0 ? { base: lastBase, quote: lastQuote } : null,
+    };
+  });
+  return { ...w, uniqueWallets: totals.unique_wallets, pools };
+}
+
+export async function statsOperations(
+  deps: ApiDeps,
+  q: { since: number; until: number; pool?: RawAddress },
+): Promise<OperationView[]> {
+  const w = checkWindow(q.since, q.until);
+  const ops = await statsOf(deps).operations(w, q.pool ?? null);
+  return operationViews(deps, ops);
+}
+
+export async function feeAccruals(
+  deps: ApiDeps,
+  q: { since: number; until: number; referrer: RawAddress },
+): Promise<OperationRecord[]> {
+  return statsOf(deps).referralAccruals(checkWindow(q.since, q.until), q.referrer);
+}
+
+/** Per fee asset (jetton master; native TON for the pTON side), accrued and withdrawn in the window. */
+export async function feeStats(
+  deps: ApiDeps,
+  q: { since: number; until: number; referrer: RawAddress },
+): Promise<Window & { assets: FeeAssetView[] }> {
+  const w = checkWindow(q.since, q.until);
+  const rows = await statsOf(deps).referrerAssets(w, q.referrer);
+  const byAsset = new Map<string, FeeAssetView>();
+  for (const r of rows) {
+    const asset = r.asset_kind === "ton" ? TON_RAW : r.asset_master;
+    const key = asset ?? `wallet:${r.asset_router_wallet}`;
+    const seen = byAsset.get(key) ?? { asset, accrued: 0n, withdrawn: 0n };
+    byAsset.set(key, { asset, accrued: seen.accrued + r.accrued, withdrawn: seen.withdrawn + r.withdrawn });
+  }
+  return { ...w, assets: [...byAsset.values()] };
+}
+
+export async function feeWithdrawals(
+  deps: ApiDeps,
+  q: { since: number; until: number; referrer: RawAddress },
+) {
+  return statsOf(deps).withdrawals(checkWindow(q.since, q.until), q.referrer);
+}

@@ -1,0 +1,98 @@
+/**
+ * `StatsReadModel`: what the statistics routes (`/v1/stats/*`) ask of the store, and its ClickHouse
+ * implementation over the rollups (./queries/sql/stats.ts) and the operation facts. Separate from
+ * `DexReadModel` because only the ClickHouse store keeps rollups: without one the routes answer 503.
+ *
+ * Windows are inclusive unix-second bounds on the time of the anchoring (pool or vault) transaction.
+ */
+import type { Store } from "../infra/store/client.ts";
+import { norm } from "./queries/sql/common.ts";
+import { type OperationContext, toOperationRecord } from "./queries/sql/operation-records.ts";
+import {
+  type OperationRow,
+  selectReferralOperationRows,
+  selectStatesAt,
+  selectTracePaths,
+  selectWindowOperationRows,
+} from "./queries/sql/operations.ts";
+import {
+  type DexTotalsRow,
+  type PoolStatsRow,
+  type ReferrerAssetRow,
+  selectDexTotals,
+  selectPoolStats,
+  selectReferrerAssets,
+  selectWithdrawals,
+  type Window,
+  type WithdrawalRow,
+} from "./queries/sql/stats.ts";
+import type { OperationRecord, RawAddress } from "./read-model.ts";
+
+export type { DexTotalsRow, PoolStatsRow, ReferrerAssetRow, Window, WithdrawalRow };
+
+export interface StatsReadModel {
+  /** Totals over every pool, or one pool. */
+  dexTotals(w: Window, pool: RawAddress | null): Promise<DexTotalsRow>;
+  /** One row per pool with a swap leg in the window (or only `pool`). */
+  poolStats(w: Window, pool: RawAddress | null): Promise<PoolStatsRow[]>;
+  /** Every operation in the window (or of one pool), oldest first. */
+  operations(w: Window, pool: RawAddress | null): Promise<OperationRecord[]>;
+  /** Swaps that paid `referrer` a referral fee in the window, oldest first. */
+  referralAccruals(w: Window, referrer: RawAddress): Promise<OperationRecord[]>;
+  /** The referrer's accrued and withdrawn fees per fee asset. */
+  referrerAssets(w: Window, referrer: RawAddress): Promise<ReferrerAssetRow[]>;
+  /** The referrer's v2 vault withdrawals, oldest first. */
+  withdrawals(w: Window, referrer: RawAddress): Promise<WithdrawalRow[]>;
+}
+
+export class ClickHouseStatsReadModel implements StatsReadModel {
+  constructor(private readonly store: Store) {}
+
+  dexTotals(w: Window, pool: RawAddress | null): Promise<DexTotalsRow> {
+    return selectDexTotals(this.store, w, pool === null ? null : norm(pool));
+  }
+
+  poolStats(w: Window, pool: RawAddress | null): Promise<PoolStatsRow[]> {
+    return selectPoolStats(this.store, w, pool === null ? null : norm(pool));
+  }
+
+  async operations(w: Window, pool: RawAddress | null): Promise<OperationRecord[]> {
+    const filter = { ...w, dexV2: true };
+    const rows = await selectWindowOperationRows(this.store, pool === null ? null : norm(pool), filter);
+    return this.records(rows);
+  }
+
+  async referralAccruals(w: Window, referrer: RawAddress): Promise<OperationRecord[]> {
+    const rows = await selectReferralOperationRows(this.store, norm(referrer), { ...w, dexV2: true });
+    return this.records(rows);
+  }
+
+  referrerAssets(w: Window, referrer: RawAddress): Promise<ReferrerAssetRow[]> {
+    return selectReferrerAssets(this.store, w, norm(referrer));
+  }
+
+  withdrawals(w: Window, referrer: RawAddress): Promise<WithdrawalRow[]> {
+    return selectWithdrawals(this.store, w, norm(referrer));
+  }
+
+  /** Operation rows → records, each seen from its own user (the wallet that started it). */
+  private async records(rows: readonly OperationRow[]): Promise<OperationRecord[]> {
+    if (rows.length === 0) return [];
+    const keys = rows.flatMap((o) => [
+      { pool: o.pool, lt: o.lt },
+      ...(o.lt > 0n ? [{ pool: o.pool, lt: o.lt - 1n }] : []),
+    ]);
+    const [states, paths] = await Promise.all([
+      selectStatesAt(this.store, keys),
+      selectTracePaths(
+        this.store,
+        rows.map((o) => o.tx_hash),
+      ),
+    ]);
+    return rows.flatMap((o) => {
+      if (o.op_wallet === null) return [];
+      const ctx: OperationContext = { wallet: o.op_wallet, states, paths };
+      return toOperationRecord(o, ctx) ?? [];
+    });
+  }
+}

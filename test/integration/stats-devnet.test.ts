@@ -1,0 +1,314 @@
+/**
+ * `/v1/stats/*` on the devnet equal figures recomputed here from the ground truth (what the contracts
+ * executed, ingest/devnet/chain/truth.ts), over a run spanning several days of chain time (30-minute
+ * blocks), for windows that cut minutes, hours and days at odd seconds (so every rollup level and the raw
+ * edges are read). Independent of the processor: a trade is a truth `swap` the pool executed (an output),
+ * its wallet the account whose external message started the trace (walked up the message edges of the
+ * devnet's own transactions), its volumes the truth amounts. Every body is parsed with its route's schema,
+ * and the official client's stats methods are called unchanged.
+ */
+
+import { Address } from "@ton/core";
+import anyTest, { type TestFn } from "ava";
+import { ClickHouseReadModel } from "../../api/read-model-clickhouse.ts";
+import type { TruthRecord } from "../../ingest/devnet/chain/truth.ts";
+import {
+  dexStatsResponse,
+  feeAccrualsResponse,
+  feeStatsResponse,
+  feeWithdrawalsResponse,
+  poolStatsResponse,
+} from "../../schemas/api/stats.ts";
+import { operationsResponse } from "../../schemas/api/wallets.ts";
+import type { RawTransaction } from "../../schemas/raw-transaction.ts";
+import { type ApiDevnet, apiTime, fr, rawOf, startApiDevnet } from "../helpers/api-devnet.ts";
+
+const test = anyTest as TestFn<{ net: ApiDevnet; roots: Map<string, string> }>;
+
+const BLOCK_SECONDS = 1800;
+
+test.before(async (t) => {
+  const net = await startApiDevnet({
+    seed: 16,
+    marketBlocks: 170,
+    actionsPerBlock: 5,
+    blockSeconds: BLOCK_SECONDS,
+  });
+  t.context = { net, roots: traceRoots(net.blocks.flatMap((b) => b.transactions)) };
+});
+
+test.after.always(async (t) => {
+  await t.context.net?.close();
+});
+
+/** Transaction hash → account of its trace's root (the transaction processing an external message). */
+function traceRoots(txs: readonly RawTransaction[]): Map<string, string> {
+  const bySentMsg = new Map<string, RawTransaction>();
+  for (const tx of txs) for (const m of tx.out_msgs) bySentMsg.set(m.hash, tx);
+  const roots = new Map<string, string>();
+  for (const tx of txs) {
+    let top = tx;
+    for (let i = 0; i < 100; i++) {
+      const parent = top.in_msg && top.in_msg.source !== null ? bySentMsg.get(top.in_msg.hash) : undefined;
+      if (parent === undefined) break;
+      top = parent;
+    }
+    roots.set(tx.hash, top.account.toUpperCase());
+  }
+  return roots;
+}
+
+const addr = (v: unknown): string | null => (v instanceof Address ? rawOf(v) : null);
+const big = (v: unknown): bigint | null => (typeof v === "bigint" ? v : null);
+const inWindow = (r: TruthRecord, since: number, until: number) => r.now >= since && r.now <= until;
+
+type PoolTruth = {
+  trades: number;
+  wallets: Set<string>;
+  volume: Map<string, bigint>;
+  referral: Map<string, bigint>;
+};
+
+function truthOf(net: ApiDevnet, roots: Map<string, string>, since: number, until: number) {
+  const pools = new Map<string, PoolTruth>();
+  const wallets = new Set<string>();
+  let trades = 0;
+  let swapOps = 0;
+  const add = (m: Map<string, bigint>, k: string | null, v: bigint | null) => {
+    if (k !== null && v !== null) m.set(k, (m.get(k) ?? 0n) + v);
+  };
+  for (const r of net.truth) {
+    if (r.type !== "swap" || !inWindow(r, since, until)) continue;
+    const pool = addr(r.fields.pool);
+    if (pool === null) continue;
+    swapOps++;
+    const out = big(r.fields.amount_out);
+    if (out === null || out <= 0n) continue;
+    const p = pools.get(pool) ?? { trades: 0, wallets: new Set(), volume: new Map(), referral: new Map() };
+    pools.set(pool, p);
+    const wallet = roots.get(r.tx_hash);
+    if (wallet === undefined) throw new Error(`no trace root for ${r.tx_hash}`);
+    p.trades++;
+    p.wallets.add(wallet);
+    wallets.add(wallet);
+    trades++;
+    add(p.volume, addr(r.fields["offer.router_wallet"]), big(r.fields.amount_in));
+    add(p.volume, addr(r.fields["ask.router_wallet"]), out);
+    add(p.referral, addr(r.fields["ask.router_wallet"]), big(r.fields.referral_fee));
+  }
+  return { pools, wallets, trades, swapOps };
+}
+
+async function get<T>(net: ApiDevnet, path: string, schema: { parse(v: unknown): T }): Promise<T> {
+  const res = await fetch(`${net.api.baseURL}${path}`);
+  const body = await res.json();
+  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(body)}`);
+  return schema.parse(body);
+}
+
+/** Chain-time bounds of the run and windows cutting minutes, hours and days at odd seconds. */
+function windows(net: ApiDevnet) {
+  const times = net.truth.map((r) => r.now);
+  const first = Math.min(...times);
+  const last = Math.max(...times);
+  const oneLeg = net.truth.find((r) => r.type === "swap" && big(r.fields.amount_out) !== null)!;
+  return [
+    { name: "whole run", since: first, until: last },
+    { name: "days cut at odd seconds", since: first + 3 * 3600 + 17, until: last - 5 * 3600 - 41 },
+    { name: "under a minute", since: oneLeg.now - 7, until: oneLeg.now + 20 },
+    { name: "hours inside one day", since: first + 86_400 + 123, until: first + 86_400 + 5 * 3600 + 3599 },
+  ];
+}
+
+test.serial("the run spans several days of chain time", (t) => {
+  const { net } = t.context;
+  const times = net.truth.map((r) => r.now);
+  const days = (Math.max(...times) - Math.min(...times)) / 86_400;
+  t.true(days > 3, `${days.toFixed(2)} days`);
+  t.log(`${net.truth.length} truth records over ${days.toFixed(2)} days, ${net.blocks.length} blocks`);
+});
+
+test.serial("/v1/stats/dex and /v1/stats/pool equal the ground truth in every window", async (t) => {
+  const { net, roots } = t.context;
+  const model = new ClickHouseReadModel(net.pipeline.store);
+  for (const w of windows(net)) {
+    const truth = truthOf(net, roots, w.since, w.until);
+    const q = `since=${apiTime(w.since)}&until=${apiTime(w.until)}`;
+    const dex = await get(net, `/v1/stats/dex?${q}`, dexStatsResponse);
+    t.deepEqual(
+      { trades: dex.stats.trades, unique_wallets: dex.stats.unique_wallets },
+      { trades: truth.trades, unique_wallets: truth.wallets.size },
+      w.name,
+    );
+    t.is(dex.since, apiTime(w.since));
+    const pool = await get(net, `/v1/stats/pool?${q}`, poolStatsResponse);
+    t.is(pool.unique_wallets_count, truth.wallets.size, w.name);
+    const traded = pool.stats.filter((s) => s.trades > 0);
+    t.is(traded.length, truth.pools.size, w.name);
+    for (const s of traded) {
+      const raw = rawOf(Address.parse(s.pool_address));
+      const p = truth.pools.get(raw);
+      const record = await model.getPool(raw);
+      if (p === undefined || record?.token0Wallet == null || record.token1Wallet == null) {
+        t.fail(`${w.name}: pool ${s.pool_address} not in the truth or without token wallets`);
+        continue;
+      }
+      const w0 = record.token0Wallet.toUpperCase();
+      const w1 = record.token1Wallet.toUpperCase();
+      t.deepEqual(
+        {
+          trades: s.trades,
+          unique_wallets: s.unique_wallets,
+          base: s.base_volume_units,
+          quote: s.quote_volume_units,
+          referral: [s.referral_fee_base_units, s.referral_fee_quote_units],
+        },
+        {
+          trades: p.trades,
+          unique_wallets: p.wallets.size,
+          base: String(p.volume.get(w0) ?? 0n),
+          quote: String(p.volume.get(w1) ?? 0n),
+          referral: [String(p.referral.get(w0) ?? 0n), String(p.referral.get(w1) ?? 0n)],
+        },
+        `${w.name}: ${s.pool_address}`,
+      );
+    }
+    const one = traded[0];
+    if (one !== undefined) {
+      const single = await get(
+        net,
+        `/v1/stats/pool?${q}&pool_address=${one.pool_address}`,
+        poolStatsResponse,
+      );
+      t.deepEqual(single.stats, [one]);
+      t.is(single.unique_wallets_count, one.unique_wallets);
+    }
+    const ops = await get(net, `/v1/stats/operations?${q}`, operationsResponse);
+    t.is(ops.operations.filter((o) => o.operation.operation_type === "Swap").length, truth.swapOps, w.name);
+  }
+});
+
+test.serial("/v1/stats/dex without parameters: from the launch to the newest indexed block", async (t) => {
+  const { net, roots } = t.context;
+  const dex = await get(net, "/v1/stats/dex", dexStatsResponse);
+  const truth = truthOf(net, roots, 0, 2 ** 32);
+  t.is(dex.since, "2022-11-18T00:00:00");
+  t.deepEqual([dex.stats.trades, dex.stats.unique_wallets], [truth.trades, truth.wallets.size]);
+});
+
+test.serial(
+  "referral fees: accruals (v1 direct, v2 vault) and withdrawals equal the ground truth",
+  async (t) => {
+    const { net } = t.context;
+    const model = new ClickHouseReadModel(net.pipeline.store);
+    // Router wallet → asset (TON for the pTON side), as the pools name them: how the API names fee assets.
+    const assetOfWallet = new Map<string, string>();
+    for (const p of await model.listPools()) {
+      if (p.token0Wallet && p.token0) assetOfWallet.set(p.token0Wallet.toUpperCase(), p.token0);
+      if (p.token1Wallet && p.token1) assetOfWallet.set(p.token1Wallet.toUpperCase(), p.token1);
+    }
+    const referrers = new Set(
+      net.truth.flatMap((r) =>
+        r.type === "referral_payment" || r.type === "vault_deposit" ? [addr(r.fields.referrer)!] : [],
+      ),
+    );
+    t.true(referrers.size >= 2, `${referrers.size} referrers`);
+    let checked = 0;
+    for (const w of windows(net)) {
+      for (const referrer of referrers) {
+        const inW = net.truth.filter((r) => inWindow(r, w.since, w.until));
+        const accruals = inW.filter(
+          (r) =>
+            (r.type === "referral_payment" || r.type === "vault_deposit") &&
+            addr(r.fields.referrer) === referrer,
+        );
+        const withdrawals = inW.filter(
+          (r) => r.type === "vault_withdrawal" && addr(r.fields.owner) === referrer,
+        );
+        const perAsset = new Map<string, { accrued: bigint; withdrawn: bigint }>();
+        const bump = (r: TruthRecord, key: "accrued" | "withdrawn") => {
+          const asset = assetOfWallet.get(addr(r.fields["asset.router_wallet"])!)!;
+          const v = perAsset.get(asset) ?? { accrued: 0n, withdrawn: 0n };
+          v[key] += big(r.fields.amount)!;
+          perAsset.set(asset, v);
+        };
+        for (const r of accruals) bump(r, "accrued");
+        for (const r of withdrawals) bump(r, "withdrawn");
+        const q = `since=${apiTime(w.since)}&until=${apiTime(w.until)}&referrer_address=${fr(Address.parseRaw(referrer))}`;
+        const fees = await get(net, `/v1/stats/fees?${q}`, feeStatsResponse);
+        const got = Object.fromEntries(
+          fees.assets_fee_stats.map((a) => [a.asset_address, { accrued: a.accrued, withdrawn: a.withdrawn }]),
+        );
+        const want = Object.fromEntries(
+          [...perAsset].map(([a, v]) => [
+            fr(Address.parseRaw(a)),
+            { accrued: String(v.accrued), withdrawn: String(v.withdrawn) },
+          ]),
+        );
+        t.deepEqual(got, want, `${w.name}: fees of ${referrer}`);
+        // fee_accruals lists the swaps that paid the fee, at their pool transaction's time (a v2 deposit
+        // reaches the vault a few blocks later, which /v1/stats/fees counts at its own time).
+        const paidBy = inW.filter(
+          (r) =>
+            r.type === "swap" &&
+            addr(r.fields.referrer) === referrer &&
+            (big(r.fields.referral_fee) ?? 0n) > 0n &&
+            (big(r.fields.amount_out) ?? 0n) > 0n,
+        );
+        const acc = await get(net, `/v1/stats/fee_accruals?${q}`, feeAccrualsResponse);
+        t.deepEqual(
+          acc.operations.map((o) => [o.pool_tx_hash, o.dex_version, o.referral_fee_amount]).sort(),
+          paidBy
+            .map((r) => [r.tx_hash, r.fields.dex === "v1" ? 1 : 2, String(big(r.fields.referral_fee))])
+            .sort(),
+          `${w.name}: accruals of ${referrer}`,
+        );
+        const wd = await get(net, `/v1/stats/fee_withdrawals?${q}`, feeWithdrawalsResponse);
+        t.deepEqual(
+          wd.withdrawals.map((x) => [x.vault_tx_hash, x.amount, x.success]),
+          withdrawals.map((r) => [r.tx_hash, String(big(r.fields.amount)), true]),
+          `${w.name}: withdrawals of ${referrer}`,
+        );
+        checked += accruals.length + withdrawals.length;
+      }
+    }
+    t.true(checked > 0);
+    t.log(`${checked} accruals and withdrawals checked over ${referrers.size} referrers`);
+  },
+);
+
+test.serial("the official client's stats methods work unchanged", async (t) => {
+  const { net } = t.context;
+  const [since, until] = [new Date(net.truth[0]!.now * 1000), new Date(net.truth.at(-1)!.now * 1000)];
+  const ops = await net.client.getOperations({ since, until });
+  t.true(ops.length > 0);
+  t.truthy(ops[0]?.operation.poolAddress);
+  const referrer = net.truth.find((r) => r.type === "vault_deposit")!;
+  const referrerAddress = fr(referrer.fields.referrer as Address);
+  const fees = await net.client.getAssetsFeeStats({ since, until, referrerAddress });
+  t.true(fees.assetsFeeStats.length > 0);
+  const accruals = await net.client.getAccrualsFeeStats({ since, until, referrerAddress });
+  t.true(accruals.length > 0);
+  t.is(accruals[0]?.referralAddress, referrerAddress);
+  const withdrawals = await net.client.getWithdrawalsFeeStats({ since, until, referrerAddress });
+  t.true(Array.isArray(withdrawals));
+});
+
+test.serial("bad windows are 400 naming the field", async (t) => {
+  const { net } = t.context;
+  const cases: [string, string][] = [
+    ["/v1/stats/pool?since=2024-01-02T00:00:00&until=2024-01-01T00:00:00", "until"],
+    ["/v1/stats/dex?since=2023-02-30T00:00:00", "since"],
+    ["/v1/stats/operations?since=2024-01-01T00:00:00", "until"],
+    [
+      "/v1/stats/fees?since=2024-01-01T00:00:00&until=2024-01-02T00:00:00&referrer_address=x",
+      "referrer_address",
+    ],
+    ["/v1/stats/dex?until=2200-01-01T00:00:00", "until"],
+  ];
+  for (const [path, field] of cases) {
+    const res = await fetch(`${net.api.baseURL}${path}`);
+    t.is(res.status, 400, path);
+    t.regex(JSON.stringify(await res.json()), new RegExp(field), path);
+  }
+});

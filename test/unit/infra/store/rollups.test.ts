@@ -1,0 +1,76 @@
+/** The pure parts of the rollups: which buckets a batch touches, and how a window is cut into levels. */
+import test from "ava";
+import {
+  DAY,
+  dirtyBuckets,
+  HOUR,
+  MINUTE,
+  piecesParams,
+  windowPieces,
+} from "../../../../infra/store/rollups.ts";
+
+const D = 1_763_683_200; // a day start (2025-11-21T00:00:00Z)
+
+test("dirty buckets: the minutes of swaps, and of fees and withdrawals, sorted and unique", (t) => {
+  const at = (utime: number) => ({ utime }) as never;
+  t.deepEqual(
+    dirtyBuckets({
+      swaps: [at(D + 61), at(D + 119), at(D + 5)],
+      referral_fees: [at(D + 3600)],
+      vault_withdrawals: [at(D + 3659), at(D - 1)],
+    }),
+    { pool: [D, D + 60], referral: [D - 60, D + 3600] },
+  );
+  t.deepEqual(dirtyBuckets({ blocks: [] }), { pool: [], referral: [] });
+});
+
+/** Every second of [since, until] is covered by exactly one piece, each piece aligned to its level. */
+function covers(t: import("ava").ExecutionContext, since: number, until: number) {
+  const w = windowPieces(since, until);
+  const ranges: [number, number, number][] = [
+    ...w.raw.map(([a, b]) => [a, b, 1] as [number, number, number]),
+    ...w.minute.map(([a, b]) => [a, b, MINUTE] as [number, number, number]),
+    ...w.hour.map(([a, b]) => [a, b, HOUR] as [number, number, number]),
+    [w.day[0], w.day[1], DAY],
+  ];
+  const used = ranges.filter(([a, b]) => b > a).sort((x, y) => x[0] - y[0]);
+  let at = since;
+  for (const [a, b, step] of used) {
+    t.is(a, at, `contiguous at ${a}`);
+    t.is(a % step, 0, `aligned ${a} to ${step}`);
+    t.is(b % step === 0 || b === until + 1, true, `end ${b} aligned to ${step} or the window's end`);
+    at = b;
+  }
+  t.is(at, until + 1);
+  return w;
+}
+
+test("windows: raw edges, minutes, hours and days, inclusive of both bounds", (t) => {
+  const w = covers(t, D + 3 * HOUR + 17, D + 2 * DAY + 5 * HOUR + 41);
+  t.deepEqual(w.raw, [
+    [D + 3 * HOUR + 17, D + 3 * HOUR + 60],
+    [D + 2 * DAY + 5 * HOUR, D + 2 * DAY + 5 * HOUR + 42],
+  ]);
+  t.deepEqual(w.minute, [
+    [D + 3 * HOUR + 60, D + 4 * HOUR],
+    [D + 2 * DAY + 5 * HOUR, D + 2 * DAY + 5 * HOUR],
+  ]);
+  t.deepEqual(w.hour, [
+    [D + 4 * HOUR, D + DAY],
+    [D + 2 * DAY, D + 2 * DAY + 5 * HOUR],
+  ]);
+  t.deepEqual(w.day, [D + DAY, D + 2 * DAY]);
+  // Whole days from midnight to 23:59:59 are read from day rows only.
+  t.deepEqual(covers(t, D, D + 3 * DAY - 1).day, [D, D + 3 * DAY]);
+  t.deepEqual(covers(t, D + 10, D + 20).raw, [
+    [D + 10, D + 21],
+    [0, 0],
+  ]);
+  covers(t, D + 59, D + 60);
+  covers(t, D, D);
+  covers(t, D + 1, D + HOUR + 1);
+  t.deepEqual(windowPieces(D + 1, D), windowPieces(0, -1), "an empty window reads nothing");
+  const p = piecesParams(windowPieces(D, D + 3 * DAY - 1));
+  t.like(p, { d0: D, d1: D + 3 * DAY });
+  t.is(p.r0, p.r1, "no raw edge");
+});
