@@ -16,7 +16,11 @@ const whole = (units: bigint, asset: AssetRecord | null): string | null =>
 
 /** A USD figure (approximate by nature) with cents and up to 6 decimals, trailing zeros dropped. */
 export const usdText = (usd: number | null): string | null =>
-  usd === null || !Number.isFinite(usd) ? null : Math.max(0, usd).toFixed(6).replace(/\.?0+$/, "");
+  usd === null || !Number.isFinite(usd)
+    ? null
+    : Math.max(0, usd)
+        .toFixed(6)
+        .replace(/\.?0+$/, "");
 
 export function dexStatsDto(v: DexStatsView) {
   return {
