@@ -112,8 +112,10 @@ export function priceCatalogue(
       (L ?? 0) >= POPULAR_LIQUIDITY_USD || (volume24h.get(a.address) ?? 0) >= POPULAR_VOLUME_24H_USD;
     const tags = [...a.tags.filter((t) => !LIQUIDITY_TAGS.includes(t)), ...liquidityTags(L)];
     if (popular) tags.push("asset:popular");
+    // A quote's decimals are configuration (USD₮ 6, TON 9) when the metadata is not known.
+    const decimals = a.decimals ?? book.quoteDecimals(a.address) ?? null;
     const usd =
-      price === null || a.decimals === null ? undefined : plainDecimal(price.usdPerUnit * 10 ** a.decimals);
+      price === null || decimals === null ? undefined : plainDecimal(price.usdPerUnit * 10 ** decimals);
     const { dexPriceUsd: _, popularityIndex: __, ...rest } = a;
     return {
       ...rest,

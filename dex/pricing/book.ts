@@ -150,6 +150,12 @@ export class PriceBook {
     );
   }
 
+  /** The decimals the configuration states for a quote (anchor, TON alias, LSD); undefined for others. */
+  quoteDecimals(token: string): number | undefined {
+    if (this.#aliases.has(token)) return TON_DECIMALS;
+    return this.#config.usdAnchors.find((a) => a.address === token)?.decimals ?? this.#lsds.get(token);
+  }
+
   isTonAlias(token: string): boolean {
     return this.#aliases.has(token);
   }
