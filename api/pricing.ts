@@ -5,7 +5,7 @@
  * - asset `dex_price_usd`: the token's price per whole token (`usdPerUnit · 10^decimals`); absent when
  *   the methodology gives none (no deep enough quote pool, jetton/jetton pools only) or decimals are unknown.
  * - asset liquidity L = Σ TVL_p / 2 over the non-deprecated pools holding it (the pools' tracked TVL, §7.6);
- *   `popularity_index` = L in USD; tags `asset:liquidity:{no,low,medium,high,very_high}` by L (thresholds
+ *   `popularity_index` = L in USD (to the cent); tags `asset:liquidity:{no,low,medium,high,very_high}` by L (thresholds
  *   below) with the legacy `no_liquidity` / `low_liquidity` / `high_liquidity`; `asset:popular` by L or the
  *   24 h USD volume of its pools.
  * - pool `lp_total_supply_usd` = TVL_p; `lp_price_usd` = TVL_p / (lp_total_supply / 10^9) per whole LP
@@ -59,6 +59,9 @@ export function plainDecimal(v: number): string | undefined {
     .replace(/(\.\d*?)0+$/, "$1")
     .replace(/\.$/, "");
 }
+
+/** A USD score rounded to cents (popularity_index is a JSON number). */
+const cents = (usd: number): number => Math.round(usd * 100) / 100;
 
 /** The `asset:liquidity:*` tag and its legacy twin for a liquidity of `usd` (null: none known). */
 export function liquidityTags(usd: number | null): string[] {
@@ -121,7 +124,7 @@ export function priceCatalogue(
       ...rest,
       tags,
       ...(usd === undefined ? {} : { dexPriceUsd: usd }),
-      ...(L === null ? {} : { popularityIndex: L }),
+      ...(L === null ? {} : { popularityIndex: cents(L) }),
     };
   });
   return { assets: outAssets, pools: outPools };
@@ -136,7 +139,7 @@ function poolStats(
   const stats: PoolStats = {};
   if (tvl !== null) {
     stats.lpTotalSupplyUsd = plainDecimal(tvl);
-    stats.popularityIndex = tvl;
+    stats.popularityIndex = cents(tvl);
     const supply = p.state?.lpSupply ?? 0n;
     if (supply > 0n) stats.lpPriceUsd = plainDecimal(tvl / (Number(supply) / 1e9));
   }
