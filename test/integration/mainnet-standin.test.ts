@@ -4,7 +4,9 @@
  * backfill` over each trace's range (one of them killed half-way and run again), then `tondex start`
  * following on from the cursor, end with the same operations as `tondex replay` of the same files.
  * The stand-in is a recording, not the chain (its header lists what it makes up). It also answers get-methods
- * (test/helpers/toncenter-stand-in.ts), so the run adds asset metadata the replay cannot know.
+ * and account states (test/helpers/toncenter-stand-in.ts), so the run adds what the replay cannot know: asset
+ * metadata, and the state of every pool the traces meet already active (its data cell, with made-up reserves
+ * and the pool's identity as the traces show it, as of the pool's last recorded transaction).
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
@@ -13,14 +15,16 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { beginCell } from "@ton/core";
+import { Address, beginCell } from "@ton/core";
 import test from "ava";
 import { openStore, type Store } from "../../infra/store/client.ts";
 import { selectFacts } from "../../infra/store/facts-reader.ts";
-import type { FactTableName } from "../../schemas/facts.ts";
+import { poolDataCell as v1DataCell } from "../../ingest/devnet/contracts/stonfi-v1/storage.ts";
+import { poolDataCell as v2DataCell } from "../../ingest/devnet/contracts/stonfi-v2/storage.ts";
+import type { FactTableName, PoolRow, PoolStateRow } from "../../schemas/facts.ts";
 import { mainnetChainData, onchainContent, traceJettonWallets } from "../helpers/mainnet-chain-data.ts";
 import { prng } from "../helpers/prng.ts";
-import { chainStateHandlers } from "../helpers/toncenter-stand-in.ts";
+import { chainStateHandlers, type GetMethodAnswer } from "../helpers/toncenter-stand-in.ts";
 import { type Fault, startStandin } from "../helpers/toncenter-standin.ts";
 import { loadAllTraces } from "../helpers/traces.ts";
 
@@ -32,11 +36,12 @@ const OPERATION_TABLES: FactTableName[] = [
   "liquidity",
   "referral_fees",
   "vault_withdrawals",
-  "pools",
   "routers",
 ];
 
 /** get_jetton_data (TEP-74): supply, mintable, admin addr_none, on-chain content with this symbol, wallet code. */
+const text = (s: string) => ({ type: "slice" as const, cell: beginCell().storeStringTail(s).endCell() });
+
 const standInJettonData = (symbol: string) => ({
   stack: [
     { type: "int" as const, value: 10n ** 15n },
@@ -57,6 +62,18 @@ async function freePort(): Promise<number> {
   await new Promise((r) => server.close(r));
   return port;
 }
+
+async function readFacts<T>(dataDir: string, table: FactTableName): Promise<T[]> {
+  const store: Store = await openStore({ clickhouseUrl: null, dataDir: join(dataDir, "clickhouse") });
+  try {
+    return (await selectFacts(store, table, {})) as T[];
+  } finally {
+    await store.close();
+  }
+}
+
+/** What the stand-in says of a pool the replay knows no state of: its data cell, as of its last transaction. */
+type ChainPool = { pool: string; type: PoolRow["pool_type"]; reserve0: bigint; reserve1: bigint; lt: bigint };
 
 async function operations(dataDir: string): Promise<Record<string, string[]>> {
   const store: Store = await openStore({ clickhouseUrl: null, dataDir: join(dataDir, "clickhouse") });
@@ -92,6 +109,8 @@ test("backfill (with faults and a restart) then start: the same operations as re
   }
   const expected = await operations(replayDir);
   t.true(expected.swaps!.length >= traces.length, "the replay found the swaps");
+  const replayPools = await readFacts<PoolRow>(replayDir, "pools");
+  const replayStates = await readFacts<PoolStateRow>(replayDir, "pool_states");
 
   // The stand-in: 429 bursts with the real body, 5xx, timeouts, cut connections, empty replicas.
   const random = prng(15);
@@ -130,6 +149,74 @@ test("backfill (with faults and a restart) then start: the same operations as re
     const account = chain.accounts.get(master);
     if (account !== undefined) account.methods.get_jetton_data = standInJettonData(`STANDIN-${i}`);
   }
+  // Every pool whose state the replay cannot know (met already active) gets an account state: its data cell
+  // with made-up reserves and its identity from the replay, as of its last recorded transaction; v2 pools a
+  // get_pool_type (constant_product: the stand-in's own claim, the recordings do not say).
+  const chainPools: ChainPool[] = [];
+  const txs = traces.flatMap((x) => x.file.transactions);
+  for (const [i, p] of replayPools.entries()) {
+    if (replayStates.some((s) => s.pool === p.pool)) continue;
+    const last = txs
+      .filter((x) => x.account === p.pool)
+      .reduce((a, b) => (BigInt(b.lt) > BigInt(a.lt) ? b : a));
+    const [reserve0, reserve1] = [10n ** 12n + BigInt(i), 3n * 10n ** 12n + BigInt(i)];
+    const at = (raw: string | null) => Address.parseRaw(raw!);
+    const code = beginCell().endCell();
+    const common = {
+      router: at(p.router),
+      token0: at(p.token0_wallet),
+      token1: at(p.token1_wallet),
+      reserve0,
+      reserve1,
+    };
+    const data =
+      p.dex === "v1"
+        ? v1DataCell({
+            ...common,
+            lpFee: 20,
+            protocolFee: 10,
+            refFee: 10,
+            totalSupply: 10n ** 12n,
+            collected0: 0n,
+            collected1: 0n,
+            protocolFeeAddress: new Address(0, Buffer.alloc(32)),
+            lpWalletCode: code,
+            lpAccountCode: code,
+          })
+        : v2DataCell({
+            ...common,
+            type: "constant_product",
+            isLocked: false,
+            totalSupplyLp: 10n ** 12n,
+            collected0: 0n,
+            collected1: 0n,
+            protocolFeeAddress: null,
+            lpFee: 20,
+            protocolFee: 10,
+            amp: 0n,
+            rate: 0n,
+            w0: 0n,
+            rateSetter: null,
+          });
+    const lastTransaction = {
+      lt: BigInt(last.lt),
+      hashHex: Buffer.from(last.hash, "base64").toString("hex"),
+      utime: last.now,
+      mcSeqno: last.mc_block_seqno,
+    };
+    const methods: Record<string, GetMethodAnswer> =
+      p.dex === "v1" ? {} : { get_pool_type: { stack: [text("constant_product")] } };
+    chain.accounts.set(p.pool, { data, lastTransaction, methods });
+    chainPools.push({
+      pool: p.pool,
+      type: p.pool_type ?? "v2_constant_product",
+      reserve0,
+      reserve1,
+      lt: lastTransaction.lt,
+    });
+  }
+  t.true(chainPools.length >= 5, `pools with a chain state: ${chainPools.length}`);
+
   const standin = await startStandin({
     traces: traces.map((x) => x.file),
     head: last,
@@ -227,7 +314,52 @@ test("backfill (with faults and a restart) then start: the same operations as re
   server.kill("SIGTERM");
   await once(server, "exit");
 
-  t.deepEqual(await operations(dataDir), expected);
+  // What only the chain says shows in the operations too: an operation at a pool's last transaction (the lt
+  // its state was read at) carries the reserves after it, and USD values are priced from the pool states the
+  // chain gave (the replay knows none); everything else equals the replay.
+  const got = await operations(dataDir);
+  const withoutUsd = (row: Record<string, unknown>) =>
+    "volume_usd" in row ? { ...row, volume_usd: null, untracked_volume_usd: null, lp_fee_usd: null } : row;
+  for (const [table, rows] of Object.entries(expected)) {
+    expected[table] = rows.map((text) => JSON.stringify(withoutUsd(JSON.parse(text))));
+  }
+  let withReserves = 0;
+  for (const [table, rows] of Object.entries(got)) {
+    got[table] = rows.map((text) => {
+      const row = withoutUsd(JSON.parse(text) as Record<string, unknown>);
+      if (row.reserve0_after === null || row.reserve0_after === undefined) return JSON.stringify(row);
+      const c = chainPools.find((x) => x.pool === row.pool);
+      t.deepEqual(
+        [row.reserve0_after, row.reserve1_after],
+        [`${c?.reserve0}`, `${c?.reserve1}`],
+        `${table} ${row.id}: reserves after, from the chain's state`,
+      );
+      withReserves++;
+      return JSON.stringify({ ...row, reserve0_after: null, reserve1_after: null });
+    });
+  }
+  t.true(withReserves > 0, "operations at the read lts carry the chain's reserves");
+  t.deepEqual(got, expected);
+
+  // pools: the replay's identity, and from the chain each pool's type and its state at its last transaction
+  const pools = new Map((await readFacts<PoolRow>(dataDir, "pools")).map((p) => [p.pool, p]));
+  for (const r of replayPools) {
+    const p = pools.get(r.pool);
+    t.deepEqual(
+      [p?.dex, p?.router, p?.token0_wallet, p?.token1_wallet],
+      [r.dex, r.router, r.token0_wallet, r.token1_wallet],
+    );
+  }
+  const states = await readFacts<PoolStateRow>(dataDir, "pool_states");
+  for (const c of chainPools) {
+    t.is(pools.get(c.pool)?.pool_type, c.type, c.pool);
+    const at = states.filter((s) => s.pool === c.pool && s.lt === c.lt);
+    t.deepEqual(
+      at.map((s) => [s.reserve0, s.reserve1]),
+      [[c.reserve0, c.reserve1]],
+      `${c.pool}: the chain's state at its last transaction`,
+    );
+  }
 
   // plus what only the chain says: asset metadata from the get-method answers
   const store = await openStore({ clickhouseUrl: null, dataDir: join(dataDir, "clickhouse") });
