@@ -16,6 +16,7 @@ import { createResponseMemo, type ResponseMemo } from "./response-memo.ts";
 import { buildRouter, fixedPathMethods, memoizablePaths } from "./route.ts";
 import { AssetsController } from "./routes/assets.ts";
 import { DexScreenerController } from "./routes/dexscreener.ts";
+import { OhlcvController } from "./routes/ohlcv.ts";
 import { PoolsController } from "./routes/pools.ts";
 import { ReferenceController } from "./routes/reference.ts";
 import { SimulateController } from "./routes/simulate.ts";
@@ -34,6 +35,7 @@ export const CONTROLLERS = [
   WalletsController,
   DexScreenerController,
   StatsController,
+  OhlcvController,
 ] as const;
 
 /** The Koa app; with `memo`, its `capture()` keeps the answers `memo.listener` will repeat. */

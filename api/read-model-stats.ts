@@ -7,6 +7,13 @@
  */
 import type { Store } from "../infra/store/client.ts";
 import { norm } from "./queries/sql/common.ts";
+import {
+  type CandleRow,
+  type LastCloseRow,
+  selectCandles,
+  selectLastClose,
+  type Timeframe,
+} from "./queries/sql/ohlcv.ts";
 import { type OperationContext, toOperationRecord } from "./queries/sql/operation-records.ts";
 import {
   type OperationRow,
@@ -28,7 +35,27 @@ import {
 } from "./queries/sql/stats.ts";
 import type { OperationRecord, RawAddress } from "./read-model.ts";
 
-export type { DexTotalsRow, PoolStatsRow, ReferrerAssetRow, Window, WithdrawalRow };
+export type {
+  CandleRow,
+  DexTotalsRow,
+  LastCloseRow,
+  PoolStatsRow,
+  ReferrerAssetRow,
+  Timeframe,
+  Window,
+  WithdrawalRow,
+};
+
+export type CandleQuery = {
+  pool: RawAddress;
+  timeframe: Timeframe;
+  /** Interval length in seconds (the timeframe's unit × aggregate). */
+  step: number;
+  /** Intervals starting in [from, before). */
+  from: number;
+  before: number;
+  limit: number;
+};
 
 export interface StatsReadModel {
   /** Totals over every pool, or one pool. */
@@ -43,6 +70,10 @@ export interface StatsReadModel {
   referrerAssets(w: Window, referrer: RawAddress): Promise<ReferrerAssetRow[]>;
   /** The referrer's v2 vault withdrawals, oldest first. */
   withdrawals(w: Window, referrer: RawAddress): Promise<WithdrawalRow[]>;
+  /** Up to `limit` intervals with trades, newest first. */
+  candles(q: CandleQuery): Promise<CandleRow[]>;
+  /** The last trade of the pool before `before`; null: none. */
+  lastClose(q: { pool: RawAddress; timeframe: Timeframe; before: number }): Promise<LastCloseRow | null>;
 }
 
 export class ClickHouseStatsReadModel implements StatsReadModel {
@@ -73,6 +104,14 @@ export class ClickHouseStatsReadModel implements StatsReadModel {
 
   withdrawals(w: Window, referrer: RawAddress): Promise<WithdrawalRow[]> {
     return selectWithdrawals(this.store, w, norm(referrer));
+  }
+
+  candles(q: CandleQuery): Promise<CandleRow[]> {
+    return selectCandles(this.store, { ...q, pool: norm(q.pool) });
+  }
+
+  lastClose(q: { pool: RawAddress; timeframe: Timeframe; before: number }): Promise<LastCloseRow | null> {
+    return selectLastClose(this.store, { ...q, pool: norm(q.pool) });
   }
 
   /** Operation rows → records, each seen from its own user (the wallet that started it). */

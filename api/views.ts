@@ -6,7 +6,7 @@
 import type { Operation } from "../dex/classify/index.ts";
 import type { RawTransaction } from "../schemas/raw-transaction.ts";
 import type { AssetRecord, LpPositionRecord, OperationRecord, PoolRecord, RawAddress } from "./read-model.ts";
-import type { Window } from "./read-model-stats.ts";
+import type { CandleRow, Window } from "./read-model-stats.ts";
 
 /** A wallet's balance of one asset: absent fields are unknown (no chain access, or the chain did not say). */
 export type WalletBalance = { balance?: bigint; jettonWallet?: RawAddress };
@@ -53,3 +53,20 @@ export type PoolStatsView = {
 export type PoolStatsListView = Window & { uniqueWallets: number; pools: PoolStatsView[] };
 
 export type FeeAssetView = { asset: RawAddress | null; accrued: bigint; withdrawn: bigint };
+
+/** One candle interval: the rollup row, which side (a/b) is the described token, and whether it is a filled gap. */
+export type CandleView = CandleRow & { described: "a" | "b"; empty: boolean };
+
+export type OhlcvView = {
+  pool: RawAddress;
+  timeframe: "minute" | "hour" | "day";
+  aggregate: number;
+  currency: "token" | "usd";
+  /** The token the candles price, and the token its price and volume are in. */
+  described: AssetRecord | null;
+  describedAddress: RawAddress | null;
+  unit: AssetRecord | null;
+  unitAddress: RawAddress | null;
+  /** Oldest first. */
+  candles: CandleView[];
+};

@@ -11,7 +11,10 @@
 import { Address } from "@ton/core";
 import anyTest, { type TestFn } from "ava";
 import { ClickHouseReadModel } from "../../api/read-model-clickhouse.ts";
+import { ratio, toDecimalString } from "../../dex/amm/index.ts";
 import type { TruthRecord } from "../../ingest/devnet/chain/truth.ts";
+import { assetSpec } from "../../ingest/devnet/sim/catalog.ts";
+import { ohlcvResponse } from "../../schemas/api/ohlcv.ts";
 import {
   dexStatsResponse,
   feeAccrualsResponse,
@@ -312,3 +315,101 @@ test.serial("bad windows are 400 naming the field", async (t) => {
     t.regex(JSON.stringify(await res.json()), new RegExp(field), path);
   }
 });
+
+/** The exact decimal of y/x in whole units, as the candles print it (18 digits, half-up). */
+const wholePrice = (x: bigint, y: bigint, dx: number, dy: number) =>
+  toDecimalString(ratio(y * 10n ** BigInt(dx), x * 10n ** BigInt(dy)), 18, "half-up");
+
+test.serial(
+  "candles: O/H/L/C and volume of 4-hour intervals equal the pool's trades in chain order",
+  async (t) => {
+    const { net } = t.context;
+    const executed = net.truth.filter((r) => r.type === "swap" && (big(r.fields.amount_out) ?? 0n) > 0n);
+    // The busiest pool, and one swap of its trades in the token0 → token1 direction and back.
+    const counts = new Map<string, number>();
+    for (const r of executed) counts.set(addr(r.fields.pool)!, (counts.get(addr(r.fields.pool)!) ?? 0) + 1);
+    const busiest = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
+    const pool = net.devnet.pools.find((p) => rawOf(p.address) === busiest)!;
+    const d0 = assetSpec(pool.token0).decimals;
+    const d1 = assetSpec(pool.token1).decimals;
+    const w0 = rawOf(pool.wallet0);
+    const step = 4 * 3600;
+    type Acc = { open: string; close: string; hi: number; lo: number; vol: bigint; n: number };
+    const want = new Map<number, Acc>();
+    const trades = executed
+      .filter((r) => addr(r.fields.pool) === busiest)
+      .sort((a, b) => a.mc_seqno - b.mc_seqno || (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0));
+    for (const r of trades) {
+      const inIs0 = addr(r.fields["offer.router_wallet"]) === w0;
+      const a0 = inIs0 ? big(r.fields.amount_in)! : big(r.fields.amount_out)!;
+      const a1 = inIs0 ? big(r.fields.amount_out)! : big(r.fields.amount_in)!;
+      const price = wholePrice(a0, a1, d0, d1);
+      const start = Math.floor(r.now / step) * step;
+      const acc = want.get(start);
+      const f = Number(price);
+      if (acc === undefined) want.set(start, { open: price, close: price, hi: f, lo: f, vol: a1, n: 1 });
+      else {
+        acc.close = price;
+        acc.hi = Math.max(acc.hi, f);
+        acc.lo = Math.min(acc.lo, f);
+        acc.vol += a1;
+        acc.n++;
+      }
+    }
+    const res = await get(
+      net,
+      `/v1/pools/${fr(pool.address)}/ohlcv?timeframe=hour&aggregate=4&limit=1000`,
+      ohlcvResponse,
+    );
+    t.is(res.ohlcv_list.length, want.size);
+    for (const [ts, o, h, l, c, v] of res.ohlcv_list) {
+      const w = want.get(ts);
+      if (w === undefined) {
+        t.fail(`no trades in the interval at ${ts}`);
+        continue;
+      }
+      t.deepEqual(
+        [o, c, v],
+        [w.open, w.close, toDecimalString(ratio(w.vol, 10n ** BigInt(d1)), d1, "floor")],
+        `${ts}`,
+      );
+      t.true(
+        Math.abs(Number(h) / w.hi - 1) < 1e-9 && Math.abs(Number(l) / w.lo - 1) < 1e-9,
+        `${ts}: ${h}/${l} vs ${w.hi}/${w.lo}`,
+      );
+    }
+    t.log(`${trades.length} trades of ${pool.token0}/${pool.token1} in ${want.size} 4-hour candles`);
+    // With the empty intervals: every interval from the first trade on, gaps at the previous close.
+    const filled = await get(
+      net,
+      `/v1/pools/${fr(pool.address)}/ohlcv?timeframe=hour&aggregate=4&limit=1000&include_empty_intervals=true`,
+      ohlcvResponse,
+    );
+    const starts = filled.ohlcv_list.map((c) => c[0]);
+    t.is(starts[0], Math.min(...want.keys()));
+    for (let i = 1; i < starts.length; i++) t.is(starts[i]! - starts[i - 1]!, step);
+    for (let i = 1; i < filled.ohlcv_list.length; i++) {
+      const [ts, o, h, l, c, v] = filled.ohlcv_list[i]!;
+      if (want.has(ts)) continue;
+      const prevClose = filled.ohlcv_list[i - 1]![4];
+      t.deepEqual([o, c, v], [prevClose, prevClose, "0"], `gap at ${ts}`);
+      t.true(h !== null && l !== null);
+    }
+    // token=quote describes token1 in token0: open is the inverse trade price.
+    const inverse = await get(
+      net,
+      `/v1/pools/${fr(pool.address)}/ohlcv?timeframe=day&limit=1000&token=quote`,
+      ohlcvResponse,
+    );
+    const firstTrade = trades[0]!;
+    const inIs0 = addr(firstTrade.fields["offer.router_wallet"]) === w0;
+    const a0 = inIs0 ? big(firstTrade.fields.amount_in)! : big(firstTrade.fields.amount_out)!;
+    const a1 = inIs0 ? big(firstTrade.fields.amount_out)! : big(firstTrade.fields.amount_in)!;
+    t.is(inverse.ohlcv_list[0]?.[1], wholePrice(a1, a0, d1, d0));
+    const bad = await fetch(
+      `${net.api.baseURL}/v1/pools/${fr(pool.address)}/ohlcv?timeframe=hour&aggregate=5`,
+    );
+    t.is(bad.status, 400);
+    t.regex(await bad.text(), /aggregate/);
+  },
+);

@@ -165,6 +165,8 @@ export const EMPTY_STATS: StatsReadModel = {
   referralAccruals: async () => [],
   referrerAssets: async () => [],
   withdrawals: async () => [],
+  candles: async () => [],
+  lastClose: async () => null,
 };
 
 export function testDeps(overrides: Partial<ApiDeps> = {}): ApiDeps {

@@ -11,6 +11,7 @@ import {
   latestBlockResponse,
   pairResponse,
 } from "../../../schemas/api/dexscreener.ts";
+import { ohlcvResponse } from "../../../schemas/api/ohlcv.ts";
 import { poolListResponse, poolResponse } from "../../../schemas/api/pools.ts";
 import {
   jettonAddressResponse,
@@ -218,6 +219,7 @@ export const ROUTE_CASES: RouteCase[] = [
     schema: feeVaultsResponse,
   },
   ...statsCases(`since=${time(T0)}&until=${time(T0 + 1000)}`, w),
+  ohlcvCase(f(P_CPI.address)),
   ...["/export/dexscreener/v1", "/export/aggregator_b/v1"].flatMap((base): RouteCase[] => [
     {
       method: "GET",
@@ -265,6 +267,16 @@ export function statsCases(window: string, referrer: string): RouteCase[] {
   ];
 }
 
+/** Candles of a pool: 4-hour intervals with the empty ones filled. */
+export function ohlcvCase(pool: string): RouteCase {
+  return {
+    method: "GET",
+    template: "/v1/pools/{address}/ohlcv",
+    path: `/v1/pools/${pool}/ohlcv?timeframe=hour&aggregate=4&limit=50&include_empty_intervals=true`,
+    schema: ohlcvResponse,
+  };
+}
+
 /** Every query/body parameter name the API knows (the fuzz test draws keys from these). */
 export const PARAM_NAMES = [
   "dex_v2",
@@ -300,6 +312,12 @@ export const PARAM_NAMES = [
   "since",
   "until",
   "referrer_address",
+  "timeframe",
+  "aggregate",
+  "before_timestamp",
+  "currency",
+  "token",
+  "include_empty_intervals",
   "op_type",
 ];
 
