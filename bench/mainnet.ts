@@ -1,5 +1,5 @@
 /**
- * Mainnet backfill throughput against the local toncenter v3 stand-in (test/helpers/toncenter-standin.ts)
+ * Mainnet backfill throughput against the local toncenter v3 stand-in (test/helpers/toncenter/blocks.ts)
  * with 100 ms of latency on every answer and a server-side limit of 10 requests/s (429 with the real body
  * beyond it): `tondex backfill` (a child process, embedded store, the default MAINNET_CONCURRENCY and
  * STON.fi filter) over 200 masterchain blocks from the first recorded trace, with TON_API_RPS=10.
@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { startStandin } from "../test/helpers/toncenter-standin.ts";
+import { startStandin } from "../test/helpers/toncenter/blocks.ts";
 import { loadAllTraces } from "../test/helpers/traces.ts";
 
 const exec = promisify(execFile);

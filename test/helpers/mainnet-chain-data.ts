@@ -20,7 +20,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Address, beginCell, Cell, contractAddress, Dictionary, type TupleItem } from "@ton/core";
 import type { V2PoolType } from "../../dex/chain-state.ts";
-import type { Account, GetMethodAnswer, StaticFile } from "./toncenter-stand-in.ts";
+import type { Account, GetMethodAnswer, StaticFile } from "./toncenter/chain-state.ts";
 
 const VECTORS = new URL("../vectors/", import.meta.url);
 const readJson = (path: string): unknown => JSON.parse(readFileSync(new URL(path, VECTORS), "utf8"));

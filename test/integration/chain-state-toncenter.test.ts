@@ -19,7 +19,7 @@ import { createLogger } from "../../infra/log.ts";
 import { createMetrics } from "../../infra/metrics.ts";
 import { selectFacts } from "../../infra/store/facts-reader.ts";
 import { mainnetChainData, offchainContent, onchainContent } from "../helpers/mainnet-chain-data.ts";
-import { startToncenterStandIn } from "../helpers/toncenter-stand-in.ts";
+import { startToncenterStandIn } from "../helpers/toncenter/chain-state.ts";
 
 const TRACE = join(import.meta.dirname, "../vectors/mainnet-traces/v2-jetton-to-jetton.json");
 /** The trace's two jettons (its `interfaces`: the router's wallets 0:92DB6D… and 0:B918F6…). */

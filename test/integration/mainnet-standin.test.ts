@@ -1,10 +1,10 @@
 /**
- * SOURCE=mainnet end to end against the local toncenter v3 stand-in (test/helpers/toncenter-standin.ts),
+ * SOURCE=mainnet end to end against the local toncenter v3 stand-in (test/helpers/toncenter/blocks.ts),
  * which serves the recorded mainnet traces at their real mc_block_seqnos with injected faults: `tondex
  * backfill` over each trace's range (one of them killed half-way and run again), then `tondex start`
  * following on from the cursor, end with the same operations as `tondex replay` of the same files.
  * The stand-in is a recording, not the chain (its header lists what it makes up). It also answers get-methods
- * and account states (test/helpers/toncenter-stand-in.ts), so the run adds what the replay cannot know: asset
+ * and account states (test/helpers/toncenter/chain-state.ts), so the run adds what the replay cannot know: asset
  * metadata, and the state of every pool the traces meet already active (its data cell, with made-up reserves
  * and the pool's identity as the traces show it, as of the pool's last recorded transaction).
  */
@@ -24,8 +24,8 @@ import { poolDataCell as v2DataCell } from "../../ingest/devnet/contracts/stonfi
 import type { FactTableName, PoolRow, PoolStateRow } from "../../schemas/facts.ts";
 import { mainnetChainData, onchainContent, traceJettonWallets } from "../helpers/mainnet-chain-data.ts";
 import { prng } from "../helpers/prng.ts";
-import { chainStateHandlers, type GetMethodAnswer } from "../helpers/toncenter-stand-in.ts";
-import { type Fault, startStandin } from "../helpers/toncenter-standin.ts";
+import { chainStateHandlers, type GetMethodAnswer } from "../helpers/toncenter/chain-state.ts";
+import { type Fault, startStandin } from "../helpers/toncenter/blocks.ts";
 import { loadAllTraces } from "../helpers/traces.ts";
 
 const exec = promisify(execFile);

@@ -22,7 +22,7 @@ import {
   type V2Storage,
   vector,
 } from "../../helpers/mainnet-chain-data.ts";
-import { type StandIn, startToncenterStandIn } from "../../helpers/toncenter-stand-in.ts";
+import { type StandIn, startToncenterStandIn } from "../../helpers/toncenter/chain-state.ts";
 import { TON } from "./fixtures.ts";
 import { f, memoryData, type RunningApi, request, startApi, testDeps } from "./harness.ts";
 

@@ -1,7 +1,7 @@
 // infra/offchain-metadata.ts: bounded fetches of TEP-64 off-chain JSON; every failure is null, never thrown.
 import test from "ava";
 import { metadataUrl, offchainMetadataFetcher } from "../../../infra/offchain-metadata.ts";
-import { startToncenterStandIn } from "../../helpers/toncenter-stand-in.ts";
+import { startToncenterStandIn } from "../../helpers/toncenter/chain-state.ts";
 
 const GW = "https://ipfs.io/ipfs/";
 

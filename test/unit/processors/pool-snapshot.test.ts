@@ -20,7 +20,7 @@ import {
   type V2Storage,
   v2PoolDataStack,
 } from "../../helpers/mainnet-chain-data.ts";
-import { type Account, type StandIn, startToncenterStandIn } from "../../helpers/toncenter-stand-in.ts";
+import { type Account, type StandIn, startToncenterStandIn } from "../../helpers/toncenter/chain-state.ts";
 
 type Ctx = { standIn: StandIn; accounts: Map<string, Account> };
 const test = anyTest as TestFn<Ctx>;

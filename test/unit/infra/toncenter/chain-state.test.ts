@@ -28,7 +28,7 @@ import {
   vector,
   WCPI_POOL,
 } from "../../../helpers/mainnet-chain-data.ts";
-import { type StandIn, startToncenterStandIn } from "../../../helpers/toncenter-stand-in.ts";
+import { type StandIn, startToncenterStandIn } from "../../../helpers/toncenter/chain-state.ts";
 
 type Ctx = { standIn: StandIn; chain: ToncenterChainState };
 const test = anyTest as TestFn<Ctx>;

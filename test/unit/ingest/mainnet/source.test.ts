@@ -9,7 +9,7 @@ import { createMainnetSource, type MainnetSourceOptions } from "../../../../inge
 import type { SourceBlock } from "../../../../ingest/source.ts";
 import type { RawTransaction, RejectedRecord } from "../../../../schemas/raw-transaction.ts";
 import { prng } from "../../../helpers/prng.ts";
-import { type Fault, type StandinOptions, startStandin } from "../../../helpers/toncenter-standin.ts";
+import { type Fault, type StandinOptions, startStandin } from "../../../helpers/toncenter/blocks.ts";
 import { loadAllTraces, loadTrace } from "../../../helpers/traces.ts";
 
 const traces = loadAllTraces();

@@ -10,7 +10,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Address, type Cell, type TupleItem } from "@ton/core";
-import { fromV3Stack, toV3ResultStack, type V3StackEntry } from "../../infra/toncenter/stack.ts";
+import { fromV3Stack, toV3ResultStack, type V3StackEntry } from "../../../infra/toncenter/stack.ts";
 
 export type GetMethodAnswer = { exitCode?: number; stack: TupleItem[] };
 export type GetMethodHandler = GetMethodAnswer | ((args: TupleItem[]) => GetMethodAnswer);
@@ -115,7 +115,7 @@ export function transactionsAnswer(accounts: Map<string, Account>, query: URLSea
   return { transactions: found.slice(0, 1), address_book: {} };
 }
 
-/** The same answers as handlers by path, for test/helpers/toncenter-standin.ts's `routes`. */
+/** The same answers as handlers by path, for test/helpers/toncenter/blocks.ts's `routes`. */
 export function chainStateHandlers(
   accounts: Map<string, Account>,
 ): Record<string, (request: { query: URLSearchParams; body: string }) => { status: number; body: unknown }> {

@@ -19,7 +19,7 @@ import { once } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Cell } from "@ton/core";
-import type { TraceFile } from "../../schemas/trace-file.ts";
+import type { TraceFile } from "../../../schemas/trace-file.ts";
 
 /** The public API's answer over its rate limit (infra.md §3.2, docs.ton.org/ecosystem/api/toncenter/rate-limit). */
 export const RATE_LIMIT_BODY = { ok: false, result: "Ratelimit exceed", code: 429 } as const;
@@ -59,7 +59,7 @@ export type StandinOptions = {
   >;
   /**
    * Requests this answers itself (returns true) bypass the stand-in: e.g. `chainStateRoutes(...).handle` of
-   * test/helpers/toncenter-stand-in.ts for get-method answers. It sees the request before its body is read.
+   * test/helpers/toncenter/chain-state.ts for get-method answers. It sees the request before its body is read.
    */
   mount?: (req: IncomingMessage, res: ServerResponse) => boolean;
   /** Decides a fault per request (n = 0-based request number), or none. */
