@@ -17,6 +17,7 @@ export type Config = Readonly<{
   dataDir: string;
   source: (typeof SOURCES)[number];
   kafkaBrokers: readonly string[] | null;
+  kafkaTopicPrefix: string;
   clickhouseUrl: string | null;
   clickhouseRequestTimeoutMs: number;
   redisUrl: string | null;
@@ -159,6 +160,12 @@ export const CONFIG_VARS: { readonly [K in keyof Config]: VarSpec<Config[K]> } =
     schema: brokers,
     default: null, // unset: the in-process bus (one process runs every stage)
     doc: "Kafka bootstrap brokers, host:port[,host:port]; unset: in-process bus",
+  },
+  kafkaTopicPrefix: {
+    env: "KAFKA_TOPIC_PREFIX",
+    schema: z.string().regex(/^[A-Za-z0-9._-]{0,100}$/, "must be letters, digits, '.', '_' or '-'"),
+    default: "", // one deployment per cluster; a prefix lets several (or tests) share one cluster
+    doc: "prefix of tondex's Kafka topic and consumer-group names",
   },
   clickhouseUrl: {
     env: "CLICKHOUSE_URL",

@@ -24,6 +24,19 @@ const commands: Record<string, Command> = {
     summary: "run the whole service in one process: source, bus, processors, ClickHouse, REST API, /metrics",
     load: () => import("./commands/start.ts"),
   },
+  ingest: {
+    summary:
+      "distributed: publish the source's blocks to Kafka (KAFKA_BROKERS, CLICKHOUSE_URL for the cursor)",
+    load: () => import("./commands/ingest.ts"),
+  },
+  process: {
+    summary: "distributed: one processor replica, Kafka → ClickHouse + Redis (run N: one consumer group)",
+    load: () => import("./commands/process.ts"),
+  },
+  serve: {
+    summary: "distributed: one API replica over ClickHouse (CLICKHOUSE_URL) and Redis (REDIS_URL)",
+    load: () => import("./commands/serve.ts"),
+  },
   replay: {
     summary: "ingest recorded blocks (devnet dumps, RawTransaction JSONL/JSON, traces) through the pipeline",
     load: () => import("./commands/replay.ts"),

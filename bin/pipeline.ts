@@ -95,6 +95,35 @@ export function sourceOf(
 export const devnetWorldOf = (source: Source) =>
   "devnet" in source ? (source as ReturnType<typeof createDevnetSource>).devnet.world : undefined;
 
+/**
+ * The processor core as a (re)start builds it: resumed after the stored cursor `after`, its pool trackers,
+ * pools and routers restored from the store (`tondex start`, and every `tondex process` replica each time
+ * it is handed the partition: bin/distributed.ts).
+ */
+export async function buildCore(
+  config: Config,
+  deps: { store: Store; after: number; chainState: ChainState | null; source: Source; logger: Logger },
+): Promise<ProcessorCore> {
+  const { store, after, chainState, source, logger } = deps;
+  const restored = await latestPoolStates(store);
+  const poolRows = await selectFacts(store, "pools", {});
+  const lookups = chainStateLookups(chainState, (what, error) =>
+    logger.warn({ what, err: error }, "chain-state lookup failed"),
+  );
+  const core = new ProcessorCore(
+    {
+      windowBlocks: windowBlocksOf(config),
+      lookups,
+      resumedAfter: after,
+      pricing: pricingConfigOf(config, devnetWorldOf(source)),
+      parseBoc: config.libraryPatches === "on" ? bocParser() : undefined,
+    },
+    (types) => PoolTracker.fromRows(restored, poolRows, types),
+  );
+  core.restore({ pools: poolRows, routers: await selectFacts(store, "routers", {}) });
+  return core;
+}
+
 export async function startPipeline(config: Config, deps: PipelineDeps): Promise<Pipeline> {
   const { logger, metrics } = deps;
   const store =
@@ -120,22 +149,7 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
     deps.source ?? sourceOf(config, { logger, metrics, ...(toncenter ? { client: toncenter } : {}) });
   const chainState =
     source.chainState ?? (toncenter ? mainnetChainStateOf(config, toncenter, cache, logger) : null);
-  const restored = await latestPoolStates(store);
-  const poolRows = await selectFacts(store, "pools", {});
-  const lookups = chainStateLookups(chainState, (what, error) =>
-    logger.warn({ what, err: error }, "chain-state lookup failed"),
-  );
-  const core = new ProcessorCore(
-    {
-      windowBlocks: windowBlocksOf(config),
-      lookups,
-      resumedAfter: after,
-      pricing: pricingConfigOf(config, devnetWorldOf(source)),
-      parseBoc: config.libraryPatches === "on" ? bocParser() : undefined,
-    },
-    (types) => PoolTracker.fromRows(restored, poolRows, types),
-  );
-  core.restore({ pools: poolRows, routers: await selectFacts(store, "routers", {}) });
+  const core = await buildCore(config, { store, after, chainState, source, logger });
   const bus: Bus = createMemoryBus({
     partitions: config.busPartitions,
     capacity: config.busCapacityRecords,

@@ -13,6 +13,16 @@
  * one ordered stream; records are keyed by account, so a second partition would split traces. A batch
  * from another partition fails the run (never silently mis-classified).
  *
+ * Distributed (`rebuildCore` given; processors/README.md "Partitioning contract"): the runtimes of one
+ * consumer group (`tondex process` replicas) share the partition; Kafka hands it to one at a time. Each
+ * batch commits the offset a restart must resume from (the first record of the block after the stored
+ * cursor), so whichever runtime reads the partition next starts where a restarted single process would;
+ * a runtime that reads the partition from an offset it did not reach itself (a new assignment, a takeover,
+ * a re-delivery) first rebuilds its core from the store, as a restart does. An end-of-input record
+ * (schemas/bus-control.ts) flushes the window after the transactions before it, as `finish` does here.
+ * Re-published blocks (an ingest restarted from the stored cursor) are dropped before the core
+ * (./block-order.ts).
+ *
  * Lifecycle: `stop()` ends after the batch in flight (the window is not flushed: the next start re-reads
  * from the stored cursor and rebuilds it). `finish({ lastMcSeqno, records })` is for a finite input: it
  * waits until every record published went through the core (by offset: a block's transactions may span
@@ -25,12 +35,15 @@ import type { Batch, Bus } from "../infra/bus/types.ts";
 import type { CacheNamespace } from "../infra/cache/types.ts";
 import { NonRetryableError } from "../infra/errors.ts";
 import { type CursorPosition, DEFAULT_CONSUMER } from "../infra/store/facts-writer.ts";
+import { type EndOfInput, isEndOfInput } from "../schemas/bus-control.ts";
 import type { FactRows, PoolStateRow } from "../schemas/facts.ts";
 import type { RawTransaction, RejectedRecord } from "../schemas/raw-transaction.ts";
+import { BlockOrder } from "./block-order.ts";
 import type { CoreResult } from "./core/index.ts";
-import { batchHandler, type ProcessorContext, type ProcessorShell } from "./shell.ts";
+import { batchHandler, type PreparedBatch, type ProcessorContext, type ProcessorShell } from "./shell.ts";
 
 type Value = RawTransaction | RejectedRecord;
+type TopicValue = Value | EndOfInput;
 
 /** The partition one runtime reads (the partitioning contract above). */
 export const PROCESSOR_PARTITION = 0;
@@ -55,6 +68,12 @@ export type ProcessorRunOptions = {
   readonly maxBatchMs: number;
   readonly group?: string;
   readonly ctx: ProcessorContext;
+  /**
+   * Distributed: builds a core from what the store holds (as a restart does); called when the partition
+   * is read from an offset this runtime did not reach itself (the first batch included). Absent (one
+   * process): `core` is used throughout and each batch commits its own end.
+   */
+  readonly rebuildCore?: () => Promise<Core>;
 };
 
 /** Where a finite input ended: its last block, and how many records it published to the bus in this run. */
@@ -70,42 +89,96 @@ export type ProcessorRun = {
 };
 
 export function runProcessor(options: ProcessorRunOptions): ProcessorRun {
-  const { bus, core, ctx } = options;
+  const { bus, ctx } = options;
+  let core = options.core;
   const group = options.group ?? DEFAULT_CONSUMER;
   const consumed = progress();
-  const shell: ProcessorShell<Batch<Value>> = {
+  let order = new BlockOrder();
+  /** Distributed: where the next batch starts if it continues this core (null: build one first). */
+  let expected: bigint | null = null;
+  /** The last block of the input, when the batch just prepared ended it (its flush sets the cursor). */
+  let endedAt: number | null = null;
+  const distributed = options.rebuildCore;
+
+  /** One batch through the core: repeats dropped, the window flushed at an end-of-input record. */
+  const processBatch = async (batch: Batch<TopicValue>): Promise<FactRows> => {
+    const first = (batch.records[0] as { offset: bigint }).offset;
+    if (distributed !== undefined && expected !== first) {
+      ctx.logger.info(
+        { offset: first.toString() },
+        "reading the partition from here: core built from the store",
+      );
+      core = await distributed();
+      order = new BlockOrder();
+    }
+    expected = batch.nextOffset;
+    endedAt = null;
+    const rows: FactRows = {};
+    let values: Value[] = [];
+    for (const r of batch.records) {
+      if (!isEndOfInput(r.value)) {
+        // One process reads what its own ingest published once: nothing to drop.
+        if (distributed === undefined || order.accept(r.value, r.offset)) values.push(r.value);
+        continue;
+      }
+      if (values.length > 0) mergeRows(rows, await processValues(values));
+      values = [];
+      mergeRows(rows, (await core.process([], true)).rows);
+      endedAt = r.value.last_mc_seqno;
+      ctx.logger.info({ lastMcSeqno: endedAt }, "end of input: window flushed");
+    }
+    if (values.length > 0 || endedAt === null) mergeRows(rows, await processValues(values));
+    return rows;
+  };
+
+  const processValues = async (values: readonly Value[]): Promise<FactRows> => {
+    const { rows, poolReports, poolResyncs = [] } = await core.process(values);
+    for (const r of poolReports) {
+      ctx.metrics.poolReports.inc({ kind: r.kind });
+      // A pool whose state is unknown (active before the first transaction seen) is normal without chain
+      // access: counted, not a warning. A failed check means the model and the chain disagree.
+      if (r.kind === "unknown_pool") ctx.logger.debug({ report: r }, "pool state unknown");
+      else ctx.logger.warn({ report: r }, "pool state check failed");
+    }
+    for (const r of poolResyncs) {
+      ctx.metrics.poolResyncs.inc({ outcome: r.outcome, reason: r.reason });
+      const resync = { ...r, lt: r.lt?.toString() ?? null };
+      if (r.outcome === "resynced") ctx.logger.info({ resync }, "pool state read from the chain");
+      else ctx.logger.debug({ resync }, "pool state not read from the chain");
+    }
+    return rows;
+  };
+
+  const shell: ProcessorShell<Batch<TopicValue>> = {
     async core(batch) {
       if (batch.partition !== PROCESSOR_PARTITION) {
         throw new NonRetryableError(
           `the processor reads one partition (whole traces in one window); got a batch of partition ${batch.partition}`,
         );
       }
-      const values = batch.records.map((r) => r.value);
-      const { rows, poolReports, poolResyncs = [] } = await core.process(values);
-      for (const r of poolReports) {
-        ctx.metrics.poolReports.inc({ kind: r.kind });
-        // A pool whose state is unknown (active before the first transaction seen) is normal without chain
-        // access: counted, not a warning. A failed check means the model and the chain disagree.
-        if (r.kind === "unknown_pool") ctx.logger.debug({ report: r }, "pool state unknown");
-        else ctx.logger.warn({ report: r }, "pool state check failed");
-      }
-      for (const r of poolResyncs) {
-        ctx.metrics.poolResyncs.inc({ outcome: r.outcome, reason: r.reason });
-        const resync = { ...r, lt: r.lt?.toString() ?? null };
-        if (r.outcome === "resynced") ctx.logger.info({ resync }, "pool state read from the chain");
-        else ctx.logger.debug({ resync }, "pool state not read from the chain");
-      }
+      const rows = await processBatch(batch);
       consumed.advance(Number(batch.nextOffset));
       return rows;
     },
-    position: (batch) => cursorAt(group, batch.partition, core.resumeAfter(), batch.nextOffset),
+    position: (batch) => {
+      const mc = endedAt ?? core.resumeAfter();
+      // One process: the batch's end. Distributed: where a runtime that reads the partition next must start.
+      const resume =
+        distributed === undefined ? batch.nextOffset : order.resumeOffset(mc + 1, batch.nextOffset);
+      return cursorAt(group, batch.partition, mc, resume);
+    },
     head: () => core.head,
     size: (batch) => batch.records.length,
     write: options.write,
     ...(options.poolStates !== undefined ? { poolStates: options.poolStates } : {}),
     ctx,
   };
-  const consumer = bus.consume(rawTransactionsTopic, group, batchHandler(shell), {
+  const handler = batchHandler(shell);
+  const staged =
+    distributed === undefined
+      ? handler
+      : { ...handler, commitOffset: (_: Batch<TopicValue>, p: PreparedBatch) => p.position.next_offset };
+  const consumer = bus.consume(rawTransactionsTopic, group, staged, {
     maxBatch: options.maxBatchRecords,
     maxWaitMs: options.maxBatchMs,
   });
@@ -137,6 +210,17 @@ export function runProcessor(options: ProcessorRunOptions): ProcessorRun {
       return done;
     },
   };
+}
+
+/** Appends `more` to `rows`, table by table. */
+function mergeRows(rows: FactRows, more: FactRows): void {
+  const target = rows as Record<string, unknown[]>;
+  for (const [table, list] of Object.entries(more) as [string, readonly unknown[]][]) {
+    if (list.length === 0) continue;
+    const existing = target[table];
+    if (existing === undefined) target[table] = [...list];
+    else existing.push(...list);
+  }
 }
 
 function cursorAt(consumer: string, partition: number, mcSeqno: number, nextOffset: bigint): CursorPosition {

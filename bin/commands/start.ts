@@ -10,6 +10,7 @@ import { applyLibraryPatches } from "../../infra/library-patches/index.ts";
 import { createLogger } from "../../infra/log.ts";
 import { createMetrics } from "../../infra/metrics.ts";
 import { configHelp, loadConfig } from "../config.ts";
+import { startDistributedPipeline } from "../distributed.ts";
 import type { CliIo } from "../io.ts";
 import { startPipeline } from "../pipeline.ts";
 import { startServer } from "../server.ts";
@@ -34,7 +35,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   // The processors parse every source's BOCs; only the devnet builds and hashes cells.
   const patches = config.source === "devnet" ? (["parse", "build"] as const) : (["parse"] as const);
   applyLibraryPatches(config.libraryPatches === "on" ? patches : [], logger);
-  const pipeline = await startPipeline(config, { logger, metrics });
+  // KAFKA_BROKERS or REDIS_URL: the distributed roles in this one process (bin/distributed.ts); otherwise
+  // the embedded pipeline (over a ClickHouse server when CLICKHOUSE_URL is set).
+  const pipeline =
+    config.kafkaBrokers !== null || config.redisUrl !== null
+      ? await startDistributedPipeline(config, { logger, metrics })
+      : await startPipeline(config, { logger, metrics });
   let server: Server;
   try {
     server = await startServer(pipeline, config, logger, metrics);

@@ -46,6 +46,8 @@ export type KafkaBusOptions = {
   /** `host:port` of one or more brokers. */
   readonly brokers: readonly string[];
   readonly clientId?: string;
+  /** Prepended to every topic and consumer-group name, so deployments (or tests) can share a cluster. */
+  readonly namePrefix?: string;
   /** Partitions of a topic this bus creates. */
   readonly partitions: number;
   /** Replication factor of a topic this bus creates (1 on a single broker). */
@@ -76,6 +78,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     },
   });
   const maxRequestBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
+  const prefix = options.namePrefix ?? "";
   const admin = kafka.admin({ retry: CLIENT_RETRY });
   let adminConnected: Promise<void> | null = null;
   const topicsReady = new Map<string, Promise<void>>();
@@ -129,13 +132,13 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     if (closed) throw new NonRetryableError(`bus closed while producing to ${topic.name}`);
     if (records.length === 0) return;
     try {
-      await ensureTopic(topic.name);
+      await ensureTopic(prefix + topic.name);
       const p = await producerOf();
       let messages: { key: string; value: string }[] = [];
       let bytes = 0;
       const send = async () => {
         if (messages.length === 0) return;
-        await p.send({ topic: topic.name, acks: -1, messages });
+        await p.send({ topic: prefix + topic.name, acks: -1, messages });
         messages = [];
         bytes = 0;
       };
@@ -168,7 +171,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     const staged: StagedBatchHandler<V, unknown> =
       typeof handler === "function" ? { prepare: handler, sink: async () => {} } : handler;
     const kc = kafka.consumer({
-      groupId: group,
+      groupId: prefix + group,
       allowAutoTopicCreation: false,
       sessionTimeout: options.sessionTimeoutMs ?? 30_000,
       heartbeatInterval: Math.min(3_000, Math.floor((options.sessionTimeoutMs ?? 30_000) / 3)),
@@ -212,7 +215,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
           offset: BigInt(m.offset),
         }));
         return {
-          topic: batch.topic,
+          topic: topic.name,
           partition: batch.partition,
           records,
           nextOffset: BigInt((chunk.at(-1) as KafkaMessage).offset) + 1n,
@@ -227,17 +230,18 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
           const sink = (async () => {
             await before; // a failed predecessor fails this one unsunk
             await staged.sink(delivered, prepared);
+            const commitAt = staged.commitOffset?.(delivered, prepared) ?? delivered.nextOffset;
             // Through the batch payload: kafkajs's consumer.commitOffsets silently skips the commit once
             // stop() has begun, and stop waits for this batch, which must be committed on the way out.
             await payload.commitOffsetsIfNecessary({
               topics: [
                 {
                   topic: batch.topic,
-                  partitions: [{ partition: batch.partition, offset: delivered.nextOffset.toString() }],
+                  partitions: [{ partition: batch.partition, offset: commitAt.toString() }],
                 },
               ],
             });
-            committed = delivered.nextOffset;
+            committed = commitAt;
             payload.resolveOffset((delivered.records.at(-1) as DeliveredRecord<V>).offset.toString());
             attempts = 0;
             await payload.heartbeat().catch(() => {});
@@ -278,9 +282,9 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     };
 
     const started = (async () => {
-      await ensureTopic(topic.name);
+      await ensureTopic(prefix + topic.name);
       await kc.connect();
-      await kc.subscribe({ topic: topic.name, fromBeginning: true });
+      await kc.subscribe({ topic: prefix + topic.name, fromBeginning: true });
       await kc.run({
         autoCommit: false,
         eachBatchAutoResolve: false,

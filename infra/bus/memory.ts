@@ -221,7 +221,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
           const sink = (async () => {
             if (previous !== undefined) await previous; // a failed predecessor fails this one unsunk
             await staged.sink(batch, prepared);
-            g.committed[p] = to;
+            g.committed[p] = Number(staged.commitOffset?.(batch, prepared) ?? BigInt(to));
             trim(t, p);
             attempts = 0;
           })();

@@ -3,6 +3,7 @@
  * topic's zod schema, so every consumer validates what it reads (STYLE practice 4).
  */
 import type { z } from "zod";
+import { type EndOfInput, endOfInputSchema } from "../../schemas/bus-control.ts";
 import {
   formatZodError,
   RAW_TX_VERSION,
@@ -35,12 +36,13 @@ export function jsonCodec<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, what: 
 }
 
 /**
- * Raw transactions from the chain sources; key = account (DESIGN.md). Decoding never throws: a record
+ * Raw transactions from the chain sources; key = account (DESIGN.md); plus the end-of-input control
+ * record (schemas/bus-control.ts) after the last block of a finite source. Decoding never throws: a record
  * that is not a valid RawTransaction is delivered as a `RejectedRecord` naming the problem, so one bad
  * record is stored as malformed instead of stopping the consumer (a producer may also send rejected
  * records itself, e.g. the replay source for unreadable lines).
  */
-export const rawTransactionsTopic: Topic<RawTransaction | RejectedRecord> = {
+export const rawTransactionsTopic: Topic<RawTransaction | RejectedRecord | EndOfInput> = {
   name: "tondex.raw-transactions.v1",
   codec: {
     encode: (value) => stringifyJson(value),
@@ -51,6 +53,8 @@ export const rawTransactionsTopic: Topic<RawTransaction | RejectedRecord> = {
       } catch (error) {
         return rejectedRecord(`invalid JSON: ${(error as Error).message}`, text, "bus", null);
       }
+      const end = endOfInputSchema.safeParse(json);
+      if (end.success) return end.data;
       const rejected = rejectedRecordSchema.safeParse(json);
       if (rejected.success) return rejected.data;
       const parsed = rawTransactionSchema.safeParse(json);

@@ -56,6 +56,12 @@ export type BatchHandler<V> = (batch: Batch<V>) => Promise<void>;
 export type StagedBatchHandler<V, P = unknown> = {
   prepare(batch: Batch<V>): Promise<P>;
   sink(batch: Batch<V>, prepared: P): Promise<void>;
+  /**
+   * The offset committed once the batch is sunk; default `batch.nextOffset`. A consumer that must re-read
+   * recent records after a restart (the processor's trace window) commits less: its group's next consumer
+   * starts there. This consumer keeps reading after the batch either way.
+   */
+  commitOffset?(batch: Batch<V>, prepared: P): bigint;
 };
 
 export type Consumer = {

@@ -32,6 +32,7 @@ test("defaults: embedded deployment on port 8080 with data under ./data", (t) =>
       dataDir: "./data",
       source: "devnet",
       kafkaBrokers: null,
+      kafkaTopicPrefix: "",
       clickhouseUrl: null,
       clickhouseRequestTimeoutMs: 30_000,
       redisUrl: null,

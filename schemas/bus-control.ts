@@ -1,0 +1,34 @@
+/**
+ * Control records of the raw-transactions topic (beside RawTransaction and RejectedRecord values).
+ *
+ * `EndOfInput`: published by `tondex ingest` after the last block of a finite source (a replay, a devnet
+ * run with DEVNET_BLOCKS). In one process the runtime is told directly (`ProcessorRun.finish`); across
+ * processes the record travels in the partition after every transaction, so the processor that reads it
+ * has processed them all, and flushes its trace window as the one-process run does at the end.
+ */
+import { z } from "zod";
+
+export const END_OF_INPUT_VERSION = "tondex.end-of-input.v1";
+
+export const endOfInputSchema = z
+  .object({
+    version: z.literal(END_OF_INPUT_VERSION),
+    /** The last block the source published. */
+    last_mc_seqno: z.number().int().nonnegative(),
+  })
+  .strict();
+
+export type EndOfInput = z.infer<typeof endOfInputSchema>;
+
+export const endOfInput = (lastMcSeqno: number): EndOfInput => ({
+  version: END_OF_INPUT_VERSION,
+  last_mc_seqno: lastMcSeqno,
+});
+
+export function isEndOfInput(value: unknown): value is EndOfInput {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { version?: unknown }).version === END_OF_INPUT_VERSION
+  );
+}
