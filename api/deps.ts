@@ -5,6 +5,7 @@
 import type { Context } from "koa";
 import type { PoolState } from "../dex/amm/index.ts";
 import type { ChainState } from "../dex/chain-state.ts";
+import type { PricingConfig } from "../dex/pricing/index.ts";
 import type { HttpPolicy } from "./http-policy.ts";
 import type { DexReadModel, RawAddress } from "./read-model.ts";
 import type { StatsReadModel } from "./read-model-stats.ts";
@@ -25,6 +26,8 @@ export type ApiDeps = {
   /** Statistics over the store's rollups (`/v1/stats/*`); absent: those routes answer 503. */
   stats?: StatsReadModel;
   cache?: PoolStateCache;
+  /** USD pricing (dex/pricing) for the TVL history; absent: its USD figures are null. */
+  pricing?: PricingConfig;
   chain: ChainState;
   /** Current time in milliseconds (injected so tests control "now"). */
   clock: () => number;

@@ -28,6 +28,7 @@ import { selectOperationRows, selectStatesAt, selectTracePaths } from "./queries
 import { selectPools } from "./queries/sql/pools.ts";
 import { selectFeeVaults, selectLpPositions } from "./queries/sql/positions.ts";
 import { selectPoolUsdWindows } from "./queries/sql/pricing.ts";
+import { selectPoolStateTimeline } from "./queries/sql/tvl.ts";
 import { selectAssets, selectRouters } from "./queries/sql/reference.ts";
 import { findSwapStatus } from "./queries/sql/swaps.ts";
 import {
@@ -47,6 +48,7 @@ import type {
   OperationFilter,
   OperationRecord,
   PoolRecord,
+  PoolStatePoint,
   PoolUsdWindows,
   RawAddress,
   RouterRecord,
@@ -157,5 +159,9 @@ export class ClickHouseReadModel implements DexReadModel {
 
   getPoolUsdWindows(): Promise<PoolUsdWindows | null> {
     return selectPoolUsdWindows(this.store);
+  }
+
+  getPoolStateTimeline(q: { first: number; until: number; step: number }): Promise<PoolStatePoint[]> {
+    return selectPoolStateTimeline(this.store, q);
   }
 }

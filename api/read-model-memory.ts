@@ -3,6 +3,7 @@
  * ground truth. Same semantics as the ClickHouse adapter is expected to have; no indexes, just scans.
  */
 import { Cell } from "@ton/core";
+import type { PoolState } from "../dex/amm/index.ts";
 import type { RawTransaction } from "../schemas/raw-transaction.ts";
 import type {
   AssetRecord,
@@ -14,6 +15,7 @@ import type {
   OperationFilter,
   OperationRecord,
   PoolRecord,
+  PoolStatePoint,
   PoolUsdWindow,
   PoolUsdWindows,
   RawAddress,
@@ -40,6 +42,8 @@ export type MemoryData = {
   feedEvents?: FeedEventRecord[];
   /** Executed swap legs' USD columns (swaps.volume_usd, lp_fee_usd) by pool and time, for the USD windows. */
   swapUsd?: { pool: RawAddress; utime: number; volumeUsd: number; lpFeeUsd: number }[];
+  /** Pool state history (pool_states rows), for the TVL history. */
+  poolStates?: { pool: RawAddress; utime: number; lt: bigint; state: PoolState }[];
 };
 
 /** Chain order of feed events: block, then logical time, then operation id. */
@@ -211,5 +215,19 @@ export class MemoryReadModel implements DexReadModel {
       pools.set(s.pool, w);
     }
     return { until, firstIndexed: Math.min(...this.txs.map((t) => t.now)), pools };
+  }
+
+  /** As the ClickHouse model: the last state at or before `first`, then the last of each later step. */
+  async getPoolStateTimeline(q: { first: number; until: number; step: number }): Promise<PoolStatePoint[]> {
+    const last = new Map<string, { lt: bigint; point: PoolStatePoint }>();
+    for (const s of this.data.poolStates ?? []) {
+      if (s.utime > q.until) continue;
+      const at = s.utime <= q.first ? q.first : Math.ceil(s.utime / q.step) * q.step;
+      const key = `${s.pool}@${at}`;
+      const seen = last.get(key);
+      if (seen === undefined || seen.lt < s.lt)
+        last.set(key, { lt: s.lt, point: { pool: s.pool, at, state: s.state } });
+    }
+    return [...last.values()].map((v) => v.point);
   }
 }

@@ -257,6 +257,12 @@ export type SwapKey = { router: RawAddress; owner: RawAddress; queryId: bigint }
 /** A pool's USD volume and LP fees (sums of the swaps' USD columns) over windows ending at `until`. */
 export type PoolUsdWindow = { volume1d: number; lpFee1d: number; lpFee7d: number; lpFee30d: number };
 
+/**
+ * A pool's state at a time boundary (TVL history, api/queries/tvl.ts): the state after the pool's last
+ * transaction at or before `at` (unix seconds).
+ */
+export type PoolStatePoint = { pool: RawAddress; at: number; state: PoolState };
+
 /** USD activity per pool over the last 1, 7 and 30 days of indexed data (api/pricing.ts). */
 export type PoolUsdWindows = {
   /** The newest indexed transaction's time: the windows are (until − N days, until]. */
@@ -298,6 +304,12 @@ export interface DexReadModel {
   getFeedEvents(from: number, to: number): Promise<FeedEventRecord[]>;
   /** USD volume and LP fees per pool over the recent windows; null before anything is indexed; absent: not kept. */
   getPoolUsdWindows?(): Promise<PoolUsdWindows | null>;
+  /**
+   * Pool states for the boundaries `first`, `first + step`, … ≤ `until`: each pool's state at `first`
+   * (`at = first`), then its state at each later boundary where it changed; a pool without a state at a
+   * boundary is absent there. Absent: no state history is kept.
+   */
+  getPoolStateTimeline?(q: { first: number; until: number; step: number }): Promise<PoolStatePoint[]>;
 }
 
 /**

@@ -37,6 +37,7 @@ export async function startServer(
   const chain =
     pipeline.chainState ?? unavailableChainState(`the ${pipeline.source.name} source has no chain access`);
   const assetList = await loadAssetList(options.assetListPath);
+  const pricing = pricingConfigOf(options);
   const { listener: api, memo } = apiListener({
     // USD fields outermost: they need the asset list's decimals (api/README.md "Pricing").
     data: pricedReadModel(
@@ -47,9 +48,10 @@ export async function startServer(
         }),
         assetList,
       ),
-      { pricing: pricingConfigOf(options), version: pipeline.dataVersion, ttlMs: options.apiCacheTtlMs },
+      { pricing, version: pipeline.dataVersion, ttlMs: options.apiCacheTtlMs },
     ),
     cache: poolStateCache(pipeline.poolStates),
+    pricing,
     chain,
     stats: new ClickHouseStatsReadModel(pipeline.store),
     clock: Date.now,

@@ -3,9 +3,12 @@ import type { Context } from "koa";
 import { catalogQueryBody, catalogQueryString, mergeCatalogInput } from "../../schemas/api/assets.ts";
 import { byMarketParams, poolListResponse, poolResponse } from "../../schemas/api/pools.ts";
 import { addressParams, dexV2Query } from "../../schemas/api/reference.ts";
+import { poolTvlResponse, tvlQuery } from "../../schemas/api/tvl.ts";
 import { depsOf } from "../deps.ts";
 import { poolDto } from "../mappers/pools.ts";
+import { poolTvlDto } from "../mappers/tvl.ts";
 import { getPool, listPools, poolsByMarket, queryPools } from "../queries/pools.ts";
+import { tvlHistory } from "../queries/tvl.ts";
 import { type Args, route } from "../route.ts";
 
 const tags = ["pools"];
@@ -61,5 +64,21 @@ export class PoolsController {
   async query(ctx: Context, args: Args<typeof catalogQueryString, undefined, typeof catalogQueryBody>) {
     const pools = await queryPools(depsOf(ctx), mergeCatalogInput(args.query, args.body));
     ctx.body = { pool_list: pools.map(poolDto) };
+  }
+
+  @route({
+    method: "get",
+    path: "/v1/pools/{address}/tvl",
+    tags,
+    summary: "A pool's TVL history (tondex extension): one point per hour or day boundary",
+    description:
+      "As `/v1/stats/tvl`, for one pool: its TVL at each boundary (README Pricing); null where its state or prices are not known.",
+    params: addressParams,
+    query: tvlQuery,
+    response: poolTvlResponse,
+  })
+  async tvl(ctx: Context, args: Args<typeof tvlQuery, typeof addressParams>) {
+    const pool = args.params.address;
+    ctx.body = poolTvlDto(pool, await tvlHistory(depsOf(ctx), { ...args.query, pool }));
   }
 }

@@ -10,6 +10,7 @@ import {
   poolStatsResponse,
   referrerStatsQuery,
 } from "../../schemas/api/stats.ts";
+import { dexTvlResponse, tvlQuery } from "../../schemas/api/tvl.ts";
 import { operationsResponse } from "../../schemas/api/wallets.ts";
 import { depsOf } from "../deps.ts";
 import {
@@ -19,6 +20,7 @@ import {
   feeWithdrawalDto,
   poolStatsListDto,
 } from "../mappers/stats.ts";
+import { dexTvlDto } from "../mappers/tvl.ts";
 import { operationDto } from "../mappers/wallets.ts";
 import {
   dexStats,
@@ -28,6 +30,7 @@ import {
   poolStats,
   statsOperations,
 } from "../queries/stats.ts";
+import { tvlHistory } from "../queries/tvl.ts";
 import { type Args, route } from "../route.ts";
 
 const tags = ["stats"];
@@ -134,5 +137,19 @@ export class StatsController {
       referrer: q.referrer_address,
     });
     ctx.body = { withdrawals: rows.map(feeWithdrawalDto) };
+  }
+
+  @route({
+    method: "get",
+    path: "/v1/stats/tvl",
+    tags,
+    summary: "DEX TVL history (tondex extension): one point per hour or day boundary",
+    description:
+      "`since`/`until` (UTC, `YYYY-MM-DDTHH:MM:SS`, inclusive; default the 30 days, or 7 days of hours, before the newest indexed transaction) and `interval` (`day`, default, or `hour`). Each point is the TVL at that instant, from every pool's state then (README Pricing); at most 1000 points.",
+    query: tvlQuery,
+    response: dexTvlResponse,
+  })
+  async tvl(ctx: Context, args: Args<typeof tvlQuery>) {
+    ctx.body = dexTvlDto(await tvlHistory(depsOf(ctx), args.query));
   }
 }

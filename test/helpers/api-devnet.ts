@@ -153,6 +153,7 @@ export async function startApiDevnet(options: {
         : new ClickHouseReadModel(pipeline.store),
     stats: new ClickHouseStatsReadModel(pipeline.store),
     cache: poolStateCache(pipeline.poolStates),
+    ...(options.pricing === true ? { pricing: pricingConfigOf(config, devnet.world) } : {}),
     chain: devnet.state,
     // "Now" is the devnet's: the transaction lookup windows are relative to it.
     clock: () => (devnet.world.chain.utime + 1) * 1000,

@@ -49,7 +49,7 @@ import {
   walletTxOf,
 } from "../helpers/api-devnet.ts";
 import { request } from "../unit/api/harness.ts";
-import { ohlcvCase, ROUTE_CASES, statsCases } from "../unit/api/routes-table.ts";
+import { ohlcvCase, ROUTE_CASES, statsCases, tvlCases } from "../unit/api/routes-table.ts";
 
 type Ctx = {
   env: ApiDevnet;
@@ -842,6 +842,7 @@ function devnetRoutes(
     },
     ...statsCases(`since=${since}&until=${until}`, fr(c.referrer)),
     ohlcvCase(fr(pool.address)),
+    ...tvlCases(fr(pool.address)),
     ...["/export/dexscreener/v1", "/export/aggregator_b/v1"].flatMap((base) => [
       {
         method: "GET" as const,

@@ -8,6 +8,7 @@ import type { Address } from "@ton/core";
 import test from "ava";
 import { assetResponse } from "../../schemas/api/assets.ts";
 import { poolListResponse, poolResponse } from "../../schemas/api/pools.ts";
+import { dexTvlResponse, poolTvlResponse } from "../../schemas/api/tvl.ts";
 import { startApiDevnet } from "../helpers/api-devnet.ts";
 import { f } from "../unit/api/harness.ts";
 
@@ -105,6 +106,23 @@ test("devnet: TON/USD, dUSD, a one-hop token, pool TVL and 24 h volume through t
     t.true(pools.every((p) => p.apy_1d === undefined));
     // every pool with both tokens known and a TON or dUSD side has a TVL
     t.true(pools.filter((p) => p.lp_total_supply_usd !== undefined).length >= 30);
+
+    // TVL history: at the first hour boundary after the newest block, every pool is in its current state, so
+    // the DEX TVL there is the sum of the pools' current TVL, and a pool's point is its current TVL.
+    const head = d.blocks.at(-1)!.utime;
+    const boundary = Math.ceil((head + 1) / 3600) * 3600;
+    const iso = (s: number) => new Date(s * 1000).toISOString().slice(0, 19);
+    const window = `since=${iso(boundary - 3 * 3600)}&until=${iso(boundary)}&interval=hour`;
+    const history = dexTvlResponse.parse(
+      await (await fetch(`${d.api.baseURL}/v1/stats/tvl?${window}`)).json(),
+    );
+    t.is(history.points.length, 4);
+    const sum = pools.reduce((s, p) => s + Number(p.lp_total_supply_usd ?? 0), 0);
+    near(history.points.at(-1)?.tvl_usd ?? undefined, sum, "DEX TVL");
+    const poolHistory = poolTvlResponse.parse(
+      await (await fetch(`${d.api.baseURL}/v1/pools/${f(v22.address.toRawString())}/tvl?${window}`)).json(),
+    );
+    near(poolHistory.points.at(-1)?.tvl_usd ?? undefined, tvl, "pool TVL history");
   } finally {
     await d.close();
   }

@@ -12,6 +12,7 @@ import { poolState } from "../../../dex/amm/index.ts";
 import { DEFAULT_THRESHOLDS, type PricingConfig, TON_ADDRESS } from "../../../dex/pricing/index.ts";
 import { assetListResponse, assetV2ListResponse } from "../../../schemas/api/assets.ts";
 import { poolListResponse, poolResponse } from "../../../schemas/api/pools.ts";
+import { dexTvlResponse, poolTvlResponse } from "../../../schemas/api/tvl.ts";
 import { raw, TRACE } from "./fixtures.ts";
 import { f, request, startApi, testDeps } from "./harness.ts";
 
@@ -197,6 +198,71 @@ test("an APY whose window is longer than the indexed history is absent (no extra
     close(t, p.apy_1d, (20 / 6e6) * 365);
     t.is(p.apy_7d, undefined);
     t.is(p.apy_30d, undefined);
+  } finally {
+    await api.close();
+  }
+});
+
+test("TVL history: one point per boundary, each from the pools' states and prices of that instant", async (t) => {
+  const D = 1_700_006_400; // a UTC midnight
+  const at = (s: number) => new Date(s * 1000).toISOString().slice(0, 19);
+  const state = (p: PoolRecord, r0: bigint, r1: bigint) => ({ ...p.state!, reserve0: r0, reserve1: r1 });
+  const data = new MemoryReadModel({
+    pools: [P_TON, P_STON],
+    poolStates: [
+      // TON = 3 USD from day −3 (+100 s): TON/USDT TVL 6,000,000
+      {
+        pool: P_TON.address,
+        utime: D - 3 * DAY + 100,
+        lt: 1n,
+        state: state(P_TON, 1_000_000n * E9, 3_000_000n * E6),
+      },
+      // STON/TON from day −2 (+5 s): 600,000 USD a side at TON = 3
+      {
+        pool: P_STON.address,
+        utime: D - 2 * DAY + 5,
+        lt: 2n,
+        state: state(P_STON, 1_000_000n * E9, 200_000n * E9),
+      },
+      // TON = 2 USD from day −1 (+2 h): TON/USDT 4,000,000; STON/TON 400,000 a side, below $1M: min(800,000, 2 × 400,000)
+      {
+        pool: P_TON.address,
+        utime: D - DAY + 7_200,
+        lt: 3n,
+        state: state(P_TON, 1_000_000n * E9, 2_000_000n * E6),
+      },
+    ],
+  });
+  const api = await startApi(testDeps({ data, pricing: PRICING }));
+  try {
+    const window = `since=${at(D - 4 * DAY)}&until=${at(D)}&interval=day`;
+    const dex = dexTvlResponse.parse((await request(api, "GET", `/v1/stats/tvl?${window}`)).json);
+    t.deepEqual(
+      dex.points.map((p) => [p.timestamp, p.tvl_usd]),
+      [
+        [at(D - 4 * DAY), null],
+        [at(D - 3 * DAY), null],
+        [at(D - 2 * DAY), "6000000"],
+        [at(D - DAY), "7200000"],
+        [at(D), "4800000"],
+      ],
+    );
+    const pool = poolTvlResponse.parse(
+      (await request(api, "GET", `/v1/pools/${f(P_STON.address)}/tvl?${window}`)).json,
+    );
+    t.deepEqual(
+      pool.points.map((p) => p.tvl_usd),
+      [null, null, null, "1200000", "800000"],
+    );
+    // at most 1000 points; an unknown pool is a 404
+    const tooLong = await request(
+      api,
+      "GET",
+      `/v1/stats/tvl?since=${at(D - 60 * DAY)}&until=${at(D)}&interval=hour`,
+    );
+    t.is(tooLong.status, 400);
+    t.regex(tooLong.text, /since/);
+    t.is((await request(api, "GET", `/v1/pools/${f(NOT)}/tvl?${window}`)).status, 404);
   } finally {
     await api.close();
   }

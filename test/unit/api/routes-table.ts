@@ -32,6 +32,7 @@ import {
   swapStatusResponse,
   txQueryResponse,
 } from "../../../schemas/api/transactions.ts";
+import { dexTvlResponse, poolTvlResponse } from "../../../schemas/api/tvl.ts";
 import {
   feeVaultsResponse,
   lastTransactionsResponse,
@@ -220,6 +221,7 @@ export const ROUTE_CASES: RouteCase[] = [
   },
   ...statsCases(`since=${time(T0)}&until=${time(T0 + 1000)}`, w),
   ohlcvCase(f(P_CPI.address)),
+  ...tvlCases(f(P_CPI.address)),
   ...["/export/dexscreener/v1", "/export/aggregator_b/v1"].flatMap((base): RouteCase[] => [
     {
       method: "GET",
@@ -277,6 +279,19 @@ export function ohlcvCase(pool: string): RouteCase {
   };
 }
 
+/** TVL history, DEX-wide and of a pool (tondex extensions): hourly points over the default window. */
+export function tvlCases(pool: string): RouteCase[] {
+  return [
+    { method: "GET", template: "/v1/stats/tvl", path: "/v1/stats/tvl?interval=hour", schema: dexTvlResponse },
+    {
+      method: "GET",
+      template: "/v1/pools/{address}/tvl",
+      path: `/v1/pools/${pool}/tvl?interval=hour`,
+      schema: poolTvlResponse,
+    },
+  ];
+}
+
 /** Every query/body parameter name the API knows (the fuzz test draws keys from these). */
 export const PARAM_NAMES = [
   "dex_v2",
@@ -319,6 +334,7 @@ export const PARAM_NAMES = [
   "token",
   "include_empty_intervals",
   "op_type",
+  "interval",
 ];
 
 /** Addresses and values a fuzzed request may use, valid and not. */

@@ -1,0 +1,76 @@
+/**
+ * TVL history (a tondex extension, api/README.md "Pricing"): one point per interval boundary t in
+ * [since, until], each the DEX TVL (or a pool's) at t: every pool's state after its last transaction at or
+ * before t, priced with the prices of t (dex/pricing: the same rules as the current TVL, §7.6). Defaults:
+ * `until` = the newest indexed transaction, `since` = 30 intervals of a day or 7 days of hours before it.
+ * A point is null when nothing can be valued then (no pricing, no state, no price).
+ */
+import type { PoolState } from "../../dex/amm/index.ts";
+import { dexTvl, PriceBook, type PricingPool, poolIndex } from "../../dex/pricing/index.ts";
+import type { ApiDeps } from "../deps.ts";
+import { BadRequestError, NotFoundError } from "../errors.ts";
+import type { RawAddress } from "../read-model.ts";
+import { checkWindow } from "./stats.ts";
+
+export type TvlInterval = "hour" | "day";
+export type TvlPoint = { at: number; tvlUsd: number | null; untrackedTvlUsd: number | null };
+export type TvlHistory = { since: number; until: number; interval: TvlInterval; points: TvlPoint[] };
+
+const STEP: Record<TvlInterval, number> = { hour: 3_600, day: 86_400 };
+const DEFAULT_SPAN: Record<TvlInterval, number> = { hour: 7 * 86_400, day: 30 * 86_400 };
+/** Most points per answer: a longer window asks for a coarser interval. */
+export const MAX_TVL_POINTS = 1_000;
+
+export async function tvlHistory(
+  deps: ApiDeps,
+  q: { since?: number; until?: number; interval: TvlInterval; pool?: RawAddress },
+): Promise<TvlHistory> {
+  if (q.pool !== undefined && (await deps.data.getPool(q.pool)) === null) {
+    throw new NotFoundError("pool", [{ field: "address", message: "unknown pool" }]);
+  }
+  const step = STEP[q.interval];
+  const until = q.until ?? (await deps.data.getIndexedHead())?.utime ?? Math.floor(deps.clock() / 1000);
+  const w = checkWindow(q.since ?? until - DEFAULT_SPAN[q.interval], until);
+  const first = Math.ceil(w.since / step) * step;
+  const count = first > w.until ? 0 : Math.floor((w.until - first) / step) + 1;
+  if (count > MAX_TVL_POINTS) {
+    throw new BadRequestError("since", `the window holds ${count} ${q.interval}s; at most ${MAX_TVL_POINTS}`);
+  }
+  const out: TvlHistory = { since: w.since, until: w.until, interval: q.interval, points: [] };
+  if (count === 0) return out;
+  const last = first + (count - 1) * step;
+  const pricing = deps.pricing;
+  const timeline =
+    pricing === undefined || deps.data.getPoolStateTimeline === undefined
+      ? []
+      : await deps.data.getPoolStateTimeline({ first, until: last, step });
+  const pools = new Map((await deps.data.listPools()).map((p) => [p.address, p]));
+  timeline.sort((a, b) => a.at - b.at);
+  const states = new Map<RawAddress, PoolState>();
+  let next = 0;
+  for (let at = first; at <= last; at += step) {
+    while (next < timeline.length && timeline[next]!.at <= at) {
+      const p = timeline[next++]!;
+      states.set(p.pool, p.state);
+    }
+    const priced: PricingPool[] = [];
+    for (const [address, state] of states) {
+      const p = pools.get(address);
+      if (p === undefined || p.token0 === null || p.token1 === null) continue;
+      priced.push({ address, token0: p.token0, token1: p.token1, state, deprecated: p.deprecated });
+    }
+    if (pricing === undefined || priced.length === 0) {
+      out.points.push({ at, tvlUsd: null, untrackedTvlUsd: null });
+      continue;
+    }
+    const tvl = dexTvl(new PriceBook(poolIndex(priced), pricing, { at }), priced);
+    // Nothing valued at all (no price yet): unknown, not 0.
+    const any = [...tvl.pools.values()].some((v) => v !== null);
+    out.points.push(
+      q.pool === undefined
+        ? { at, tvlUsd: any ? tvl.tvlUsd : null, untrackedTvlUsd: any ? tvl.untrackedTvlUsd : null }
+        : { at, tvlUsd: tvl.pools.get(q.pool) ?? null, untrackedTvlUsd: null },
+    );
+  }
+  return out;
+}
