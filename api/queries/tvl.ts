@@ -10,7 +10,6 @@ import { dexTvl, PriceBook, type PricingPool, poolIndex } from "../../dex/pricin
 import type { ApiDeps } from "../deps.ts";
 import { BadRequestError, NotFoundError } from "../errors.ts";
 import type { RawAddress } from "../read-model.ts";
-import { checkWindow } from "./stats.ts";
 
 export type TvlInterval = "hour" | "day";
 export type TvlPoint = { at: number; tvlUsd: number | null; untrackedTvlUsd: number | null };
@@ -30,7 +29,9 @@ export async function tvlHistory(
   }
   const step = STEP[q.interval];
   const until = q.until ?? (await deps.data.getIndexedHead())?.utime ?? Math.floor(deps.clock() / 1000);
-  const w = checkWindow(q.since ?? until - DEFAULT_SPAN[q.interval], until);
+  const w = { since: q.since ?? until - DEFAULT_SPAN[q.interval], until };
+  // As the statistics windows (./stats.ts, which may use `dexTvlAt` from here): since ≤ until.
+  if (w.until < w.since) throw new BadRequestError("until", "must not be earlier than since");
   const first = Math.ceil(w.since / step) * step;
   const count = first > w.until ? 0 : Math.floor((w.until - first) / step) + 1;
   if (count > MAX_TVL_POINTS) {
@@ -38,7 +39,23 @@ export async function tvlHistory(
   }
   const out: TvlHistory = { since: w.since, until: w.until, interval: q.interval, points: [] };
   if (count === 0) return out;
-  const last = first + (count - 1) * step;
+  out.points = await tvlPoints(deps, { first, last: first + (count - 1) * step, step, pool: q.pool });
+  return out;
+}
+
+/** The DEX TVL at the instant `at` (unix seconds): every pool's state after its last transaction at or
+ * before `at`, priced then; null when nothing can be valued (no pricing, no state, no price). */
+export async function dexTvlAt(deps: ApiDeps, at: number): Promise<number | null> {
+  const [point] = await tvlPoints(deps, { first: at, last: at, step: 1 });
+  return point?.tvlUsd ?? null;
+}
+
+async function tvlPoints(
+  deps: ApiDeps,
+  q: { first: number; last: number; step: number; pool?: RawAddress },
+): Promise<TvlPoint[]> {
+  const { first, last, step } = q;
+  const points: TvlPoint[] = [];
   const pricing = deps.pricing;
   const timeline =
     pricing === undefined || deps.data.getPoolStateTimeline === undefined
@@ -60,17 +77,17 @@ export async function tvlHistory(
       priced.push({ address, token0: p.token0, token1: p.token1, state, deprecated: p.deprecated });
     }
     if (pricing === undefined || priced.length === 0) {
-      out.points.push({ at, tvlUsd: null, untrackedTvlUsd: null });
+      points.push({ at, tvlUsd: null, untrackedTvlUsd: null });
       continue;
     }
     const tvl = dexTvl(new PriceBook(poolIndex(priced), pricing, { at }), priced);
     // Nothing valued at all (no price yet): unknown, not 0.
     const any = [...tvl.pools.values()].some((v) => v !== null);
-    out.points.push(
+    points.push(
       q.pool === undefined
         ? { at, tvlUsd: any ? tvl.tvlUsd : null, untrackedTvlUsd: any ? tvl.untrackedTvlUsd : null }
         : { at, tvlUsd: tvl.pools.get(q.pool) ?? null, untrackedTvlUsd: null },
     );
   }
-  return out;
+  return points;
 }

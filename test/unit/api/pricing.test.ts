@@ -5,6 +5,7 @@
  */
 import test from "ava";
 import { TON_RAW } from "../../../api/mappers/common.ts";
+import { dexTvlAt } from "../../../api/queries/tvl.ts";
 import type { AssetRecord, PoolRecord } from "../../../api/read-model.ts";
 import { MemoryReadModel } from "../../../api/read-model-memory.ts";
 import { pricedReadModel } from "../../../api/read-model-priced.ts";
@@ -233,7 +234,12 @@ test("TVL history: one point per boundary, each from the pools' states and price
       },
     ],
   });
-  const api = await startApi(testDeps({ data, pricing: PRICING }));
+  const tvlDeps = testDeps({ data, pricing: PRICING });
+  // at an instant: a transaction at exactly that second counts
+  t.is(await dexTvlAt(tvlDeps, D - DAY + 7_199), 7_200_000);
+  t.is(await dexTvlAt(tvlDeps, D - DAY + 7_200), 4_800_000);
+  t.is(await dexTvlAt(tvlDeps, D - 3 * DAY), null);
+  const api = await startApi(tvlDeps);
   try {
     const window = `since=${at(D - 4 * DAY)}&until=${at(D)}&interval=day`;
     const dex = dexTvlResponse.parse((await request(api, "GET", `/v1/stats/tvl?${window}`)).json);
