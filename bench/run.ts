@@ -1,5 +1,6 @@
 /** `npm run bench`: every benchmark, each printed next to a baseline measured in the same run. */
 import { printAmmBench, runAmmBench } from "./amm.ts";
+import { printAnalyticsBench, runAnalyticsBench } from "./analytics.ts";
 import { printApiBench, runApiBench } from "./api.ts";
 import { formatDecodeBench, runDecodeBench } from "./decode.ts";
 import { printDevnetBench, runDevnetBench } from "./devnet.ts";
@@ -17,3 +18,5 @@ console.log();
 printPipelineBench(await runPipelineBench());
 console.log();
 printMainnetBench(await runMainnetBench());
+console.log();
+printAnalyticsBench(await runAnalyticsBench());

@@ -7,7 +7,7 @@
 import type { ApiDeps } from "../deps.ts";
 import { BadRequestError, ServiceUnavailableError } from "../errors.ts";
 import { TON_RAW } from "../mappers/common.ts";
-import type { OperationRecord, RawAddress } from "../read-model.ts";
+import type { OperationRecord, PoolRecord, RawAddress } from "../read-model.ts";
 import type { StatsReadModel, Window } from "../read-model-stats.ts";
 import type {
   DexStatsView,
@@ -54,7 +54,10 @@ export async function poolStats(
   const w = checkWindow(q.since, q.until);
   const pool = q.pool ?? null;
   const [rows, totals] = await Promise.all([stats.poolStats(w, pool), stats.dexTotals(w, pool)]);
-  const records = await Promise.all(rows.map((r) => deps.data.getPool(r.pool)));
+  const records = await poolRecords(
+    deps,
+    rows.map((r) => r.pool),
+  );
   const addresses = records.flatMap((p) => [p?.token0, p?.token1].filter((a): a is string => !!a));
   const assets = new Map(
     (await deps.data.getAssets([...new Set(addresses)])).map((a) => [norm(a.address), a]),
@@ -91,6 +94,13 @@ export async function poolStats(
     };
   });
   return { ...w, uniqueWallets: totals.unique_wallets, pools };
+}
+
+/** Few pools one by one; many from the pool list (cached by the server between batches). */
+async function poolRecords(deps: ApiDeps, pools: readonly RawAddress[]): Promise<(PoolRecord | null)[]> {
+  if (pools.length <= 8) return Promise.all(pools.map((p) => deps.data.getPool(p)));
+  const all = new Map((await deps.data.listPools()).map((p) => [norm(p.address), p]));
+  return pools.map((p) => all.get(norm(p)) ?? null);
 }
 
 export async function statsOperations(

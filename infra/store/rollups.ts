@@ -37,12 +37,13 @@ export function dirtyBuckets(rows: FactRows): DirtyBuckets {
 }
 
 /**
- * One executed-or-not swap leg per row (no alias may hide a filtered column: ClickHouse resolves WHERE
+ * One executed-or-not swap leg per row, of the swaps matching `where` (applied inside, on the sorting key
+ * `utime`, so FINAL reads only those granules) (no alias may hide a filtered column: ClickHouse resolves WHERE
  * names to SELECT aliases first, so the filters are written on the aliases), oriented on the pool's two router wallets sorted as strings
  * (token_a < token_b), so a bucket needs no join. Shared by the minute rebuild and the API's reads of
  * the sub-minute edges of a window (api/queries/stats.ts), so both aggregate the same definition.
  */
-export const SWAP_LEGS_SQL = `
+export const swapLegsSql = (where: string) => `
   SELECT ifNull(pool, '') AS pool, utime, dex, router,
     ifNull(offer_router_wallet, '') AS ow, ifNull(ask_router_wallet, '') AS aw,
     least(ow, aw) AS token_a, greatest(ow, aw) AS token_b,
@@ -60,9 +61,9 @@ export const SWAP_LEGS_SQL = `
     ifNull(volume_usd, 0) AS leg_volume_usd, volume_usd IS NULL AS leg_volume_usd_null,
     ifNull(untracked_volume_usd, 0) AS leg_untracked_volume_usd, ifNull(lp_fee_usd, 0) AS leg_lp_fee_usd
   FROM swaps FINAL
-  WHERE pool != ''`;
+  WHERE pool != '' AND (${where})`;
 
-/** Aggregates of legs (SWAP_LEGS_SQL) into one rollup row's columns, in the table's column order. */
+/** Aggregates of legs (swapLegsSql) into one rollup row's columns, in the table's column order. */
 export const LEG_AGGREGATES_SQL = `
     any(dex) AS dex, any(router) AS router, anyIf(token_a, token_a != '') AS token_a,
     anyIf(token_b, token_b != '') AS token_b,
@@ -94,16 +95,16 @@ export const POOL_MERGE_SQL = `
     sum(lp_fee_usd) AS lp_fee_usd, sum(volume_usd_unknown) AS volume_usd_unknown`;
 
 /** Accruals (referral_fees) and withdrawals (vault_withdrawals) that happened, one row each. */
-export const REFERRAL_EVENTS_SQL = `
+export const referralEventsSql = (where: string) => `
   SELECT ifNull(referrer, '') AS referrer, utime, ifNull(asset_router_wallet, '') AS asset_router_wallet,
     dex, asset_kind, asset_master, amount AS accrued_amount, toUInt256(0) AS withdrawn_amount,
     true AS is_accrual
-  FROM referral_fees FINAL WHERE referrer != '' AND success = true
+  FROM referral_fees FINAL WHERE referrer != '' AND success = true AND (${where})
   UNION ALL
   SELECT ifNull(owner, '') AS referrer, utime, ifNull(asset_router_wallet, '') AS asset_router_wallet,
     dex, asset_kind, asset_master, toUInt256(0) AS accrued_amount, amount AS withdrawn_amount,
     false AS is_accrual
-  FROM vault_withdrawals FINAL WHERE referrer != '' AND success = true`;
+  FROM vault_withdrawals FINAL WHERE referrer != '' AND success = true AND (${where})`;
 
 export const REFERRAL_AGGREGATES_SQL = `
     any(dex) AS dex, any(asset_kind) AS asset_kind, any(asset_master) AS asset_master,
@@ -123,7 +124,7 @@ const inBuckets = (expr: string) =>
    AND ({all:UInt8} = 1 OR has({buckets:Array(UInt32)}, toUInt32(STEP(${expr}))))`;
 
 type Family = {
-  readonly prefix: "pool_rollup" | "referral_rollup";
+  readonly prefix: "pool_rollup" | "referral_rollup" | "dex_rollup";
   readonly key: string;
   /** The minute rebuild from facts. */
   readonly fromFacts: string;
@@ -134,7 +135,7 @@ const POOL: Family = {
   prefix: "pool_rollup",
   key: "pool",
   fromFacts: `SELECT pool, toStartOfMinute(utime) AS bucket, ${LEG_AGGREGATES_SQL}, ${VERSION} AS version
-    FROM (${SWAP_LEGS_SQL}) WHERE ${inBuckets("utime").replace("STEP", "toStartOfMinute")}
+    FROM (${swapLegsSql(inBuckets("utime").replace("STEP", "toStartOfMinute"))})
     GROUP BY pool, bucket`,
   merge: POOL_MERGE_SQL,
 };
@@ -144,10 +145,24 @@ const REFERRAL: Family = {
   key: "referrer, asset_router_wallet",
   fromFacts: `SELECT referrer, toStartOfMinute(utime) AS bucket, asset_router_wallet, ${REFERRAL_AGGREGATES_SQL},
       ${VERSION} AS version
-    FROM (${REFERRAL_EVENTS_SQL})
-    WHERE ${inBuckets("utime").replace("STEP", "toStartOfMinute")}
+    FROM (${referralEventsSql(inBuckets("utime").replace("STEP", "toStartOfMinute"))})
     GROUP BY referrer, bucket, asset_router_wallet`,
   merge: REFERRAL_MERGE_SQL,
+};
+
+/** Every pool together, per bucket (DEX-wide figures without reading every pool's rows). */
+const DEX: Family = {
+  prefix: "dex_rollup",
+  key: "",
+  fromFacts: `SELECT toStartOfMinute(utime) AS bucket, countIf(ok) AS trades, countIf(NOT ok) AS not_executed,
+      uniqExactStateIf(wallet, ok) AS wallets, sumIf(leg_volume_usd, ok) AS volume_usd,
+      sumIf(leg_untracked_volume_usd, ok) AS untracked_volume_usd, sumIf(leg_lp_fee_usd, ok) AS lp_fee_usd,
+      countIf(ok AND leg_volume_usd_null) AS volume_usd_unknown, ${VERSION} AS version
+    FROM (${swapLegsSql(inBuckets("utime").replace("STEP", "toStartOfMinute"))})
+    GROUP BY bucket`,
+  merge: `sum(trades) AS trades, sum(not_executed) AS not_executed, uniqExactMergeState(wallets) AS wallets,
+    sum(volume_usd) AS volume_usd, sum(untracked_volume_usd) AS untracked_volume_usd,
+    sum(lp_fee_usd) AS lp_fee_usd, sum(volume_usd_unknown) AS volume_usd_unknown`,
 };
 
 /** Columns of the rollup tables in insert order, per family (the SELECTs above produce them in this order). */
@@ -158,19 +173,22 @@ const COLUMNS: Record<Family["prefix"], string> = {
     "volume_usd, untracked_volume_usd, lp_fee_usd, volume_usd_unknown, version",
   referral_rollup:
     "referrer, bucket, asset_router_wallet, dex, asset_kind, asset_master, accrued, accruals, withdrawn, withdrawals, version",
+  dex_rollup:
+    "bucket, trades, not_executed, wallets, volume_usd, untracked_volume_usd, lp_fee_usd, volume_usd_unknown, version",
 };
 
 function coarser(f: Family, from: "1m" | "1h", to: "1h" | "1d", step: string): string {
   const cols = COLUMNS[f.prefix];
-  const keyCols = f.key.split(", ");
   const select =
     f.prefix === "pool_rollup"
       ? `pool, ${step}(bucket) AS b, ${f.merge}`
-      : `referrer, ${step}(bucket) AS b, asset_router_wallet, ${f.merge}`;
+      : f.prefix === "referral_rollup"
+        ? `referrer, ${step}(bucket) AS b, asset_router_wallet, ${f.merge}`
+        : `${step}(bucket) AS b, ${f.merge}`;
   return `INSERT INTO ${f.prefix}_${to} (${cols})
     SELECT ${select}, ${VERSION} AS version FROM ${f.prefix}_${from} FINAL
     WHERE ${inBuckets("bucket").replace("STEP", step)}
-    GROUP BY ${keyCols.join(", ")}, b`;
+    GROUP BY ${f.key === "" ? "b" : `${f.key}, b`}`;
 }
 
 export type BucketSet = {
@@ -204,13 +222,18 @@ function widen(s: BucketSet, step: number): BucketSet {
 
 function setOf(minutes: readonly number[]): BucketSet | null {
   if (minutes.length === 0) return null;
-  return { lo: Math.min(...minutes), hi: Math.max(...minutes) + MINUTE, buckets: minutes };
+  const lo = minutes.reduce((a, b) => Math.min(a, b));
+  const hi = minutes.reduce((a, b) => Math.max(a, b)) + MINUTE;
+  return { lo, hi, buckets: minutes };
 }
 
-/** Rewrites every bucket in `dirty` (both families). Idempotent: run it as often as wanted. */
+/** Rewrites every bucket in `dirty` (pool and DEX-wide from the swaps' minutes, referral from theirs). Idempotent: run it as often as wanted. */
 export async function refreshRollups(store: Store, dirty: DirtyBuckets): Promise<void> {
   const pool = setOf(dirty.pool);
-  if (pool !== null) await rebuild(store, POOL, pool);
+  if (pool !== null) {
+    await rebuild(store, POOL, pool);
+    await rebuild(store, DEX, pool);
+  }
   const referral = setOf(dirty.referral);
   if (referral !== null) await rebuild(store, REFERRAL, referral);
 }
@@ -219,6 +242,7 @@ export async function refreshRollups(store: Store, dirty: DirtyBuckets): Promise
 export async function refreshRange(store: Store, lo: number, hi: number): Promise<void> {
   const all: BucketSet = { lo: floorTo(lo, MINUTE), hi: floorTo(hi - 1, MINUTE) + MINUTE, buckets: "all" };
   await rebuild(store, POOL, all);
+  await rebuild(store, DEX, all);
   await rebuild(store, REFERRAL, all);
 }
 
@@ -240,9 +264,10 @@ async function minutesAfter(store: Store, after: number): Promise<DirtyBuckets> 
 
 /**
  * The rollup_status flag of a complete backfill, named after the rollup columns' generation: a migration
- * that adds rollup columns bumps it (2: USD columns, migration 011), so the next start backfills again.
+ * that adds rollup columns or tables bumps it (2: USD columns, migration 011; 3: layout and DEX-wide
+ * rollups, migration 012), so the next start backfills again.
  */
-export const BACKFILLED = "backfilled:2";
+export const BACKFILLED = "backfilled:3";
 
 export type RollupLog = (fields: Record<string, unknown>, message: string) => void;
 

@@ -96,6 +96,17 @@ async function rollup(store: Store, table: string, bucket: number) {
   return rows[0] ?? null;
 }
 
+/** DEX-wide figures of one bucket (every pool together). */
+async function dexWide(store: Store, table: string, bucket: number) {
+  const [row] = await store.query(
+    `SELECT sum(trades) AS trades, uniqExactMerge(wallets) AS wallets FROM ${table} FINAL
+     WHERE bucket = toDateTime({b:UInt32}, 'UTC')`,
+    z.object({ trades: z.coerce.number(), wallets: z.coerce.number() }),
+    { b: bucket },
+  );
+  return row;
+}
+
 async function naive(store: Store, bucket: number) {
   const [row] = await store.query(
     `SELECT sum(trades) AS trades, toString(sum(volume_a)) AS volume_a FROM naive_1m
@@ -133,6 +144,8 @@ test.serial("a re-delivered batch changes no rollup; a naive view counts it twic
   t.deepEqual(twice, expected);
   t.deepEqual(await rollup(store, "pool_rollup_1h", m - 10 * 60), expected);
   t.deepEqual(await rollup(store, "pool_rollup_1d", T0), expected);
+  t.deepEqual(await dexWide(store, "dex_rollup_1m", m), { trades: 2, wallets: 2 });
+  t.deepEqual(await dexWide(store, "dex_rollup_1d", T0), { trades: 2, wallets: 2 });
   t.deepEqual(await naive(store, m), { trades: 4, volume_a: "6000" }, "the naive view double-counts");
 });
 
@@ -159,6 +172,7 @@ test.serial(
       close: ["13000", "91"],
     });
     t.like(await rollup(store, "pool_rollup_1d", T0), { trades: 5, wallets: 4 });
+    t.deepEqual(await dexWide(store, "dex_rollup_1d", T0), { trades: 5, wallets: 4 });
     t.deepEqual(await naive(store, m), { trades: 4, volume_a: String(1000n * (11n + 12n + 12n + 13n)) });
   },
 );

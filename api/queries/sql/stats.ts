@@ -3,7 +3,7 @@
  *
  * A window [since, until] (inclusive seconds) is cut by `windowPieces`: the partial minutes at its ends are
  * aggregated from the deduplicated facts with the very expressions the rollups are built with
- * (SWAP_LEGS_SQL / LEG_AGGREGATES_SQL, REFERRAL_EVENTS_SQL / REFERRAL_AGGREGATES_SQL), the rest is read from
+ * (swapLegsSql / LEG_AGGREGATES_SQL, referralEventsSql / REFERRAL_AGGREGATES_SQL), the rest is read from
  * minute, hour and day rows (FINAL on their (key, bucket) sorting key). All parts have the same columns, so
  * one UNION ALL merges them: sums add, `uniqExactMerge` counts the distinct makers of the union exactly,
  * `argMaxMerge` takes the last trade. Every value is a bound parameter.
@@ -15,8 +15,8 @@ import {
   piecesParams,
   piecesWhere,
   REFERRAL_AGGREGATES_SQL,
-  REFERRAL_EVENTS_SQL,
-  SWAP_LEGS_SQL,
+  referralEventsSql,
+  swapLegsSql,
   windowPieces,
 } from "../../../infra/store/rollups.ts";
 import type { RawAddress } from "../../read-model.ts";
@@ -34,8 +34,8 @@ const rollupPart = (table: string, level: "m" | "h" | "d") =>
 
 /** Every part of the window, one row per (part, pool), with the rollup columns. */
 const POOL_PARTS = `
-  SELECT pool, ${LEG_AGGREGATES_SQL} FROM (${SWAP_LEGS_SQL})
-  WHERE ${POOL_FILTER} AND ${piecesWhere("utime", "r")} GROUP BY pool
+  SELECT pool, ${LEG_AGGREGATES_SQL} FROM (${swapLegsSql(`${POOL_FILTER} AND ${piecesWhere("utime", "r")}`)})
+  GROUP BY pool
   UNION ALL ${rollupPart("pool_rollup_1m", "m")}
   UNION ALL ${rollupPart("pool_rollup_1h", "h")}
   UNION ALL ${rollupPart("pool_rollup_1d", "d")}`;
@@ -57,7 +57,25 @@ const POOL_STATS_SQL = `SELECT pool, any(router) AS router, anyIf(token_a, token
   GROUP BY pool
   ORDER BY pool`;
 
-const DEX_STATS_SQL = `SELECT ${POOL_TOTALS} FROM (${POOL_PARTS})`;
+const WIDE_VALUES =
+  "trades, not_executed, wallets, volume_usd, untracked_volume_usd, lp_fee_usd, volume_usd_unknown";
+const WIDE_TOTALS = `sum(trades) AS trades, sum(not_executed) AS not_executed, uniqExactMerge(wallets) AS unique_wallets,
+    sum(volume_usd) AS volume_usd, sum(untracked_volume_usd) AS untracked_volume_usd,
+    sum(lp_fee_usd) AS lp_fee_usd, sum(volume_usd_unknown) AS volume_usd_unknown`;
+const widePart = (table: string, level: "m" | "h" | "d") =>
+  `SELECT ${WIDE_VALUES} FROM ${table} FINAL WHERE ${piecesWhere("bucket", level)}`;
+
+/** One pool's totals from its rows; every pool's from the DEX-wide rollups (keyed by bucket alone). */
+const POOL_TOTALS_SQL = `SELECT ${WIDE_TOTALS} FROM (${POOL_PARTS})`;
+const DEX_TOTALS_SQL = `SELECT ${WIDE_TOTALS} FROM (
+    SELECT countIf(ok) AS trades, countIf(NOT ok) AS not_executed, uniqExactStateIf(wallet, ok) AS wallets,
+      sumIf(leg_volume_usd, ok) AS volume_usd, sumIf(leg_untracked_volume_usd, ok) AS untracked_volume_usd,
+      sumIf(leg_lp_fee_usd, ok) AS lp_fee_usd, countIf(ok AND leg_volume_usd_null) AS volume_usd_unknown
+    FROM (${swapLegsSql(piecesWhere("utime", "r"))})
+    UNION ALL ${widePart("dex_rollup_1m", "m")}
+    UNION ALL ${widePart("dex_rollup_1h", "h")}
+    UNION ALL ${widePart("dex_rollup_1d", "d")}
+  )`;
 
 const counts = z.coerce.number().int().nonnegative();
 
@@ -89,7 +107,15 @@ const poolStatsRow = z.object({
 });
 export type PoolStatsRow = z.infer<typeof poolStatsRow>;
 export type DexTotalsRow = z.infer<typeof dexTotalsRow>;
-const dexTotalsRow = z.object(totals);
+const dexTotalsRow = z.object({
+  trades: counts,
+  not_executed: counts,
+  unique_wallets: counts,
+  volume_usd: z.number(),
+  untracked_volume_usd: z.number(),
+  lp_fee_usd: z.number(),
+  volume_usd_unknown: counts,
+});
 
 export type Window = { readonly since: number; readonly until: number };
 
@@ -106,7 +132,8 @@ export async function selectDexTotals(
   w: Window,
   pool: RawAddress | null,
 ): Promise<DexTotalsRow> {
-  const [row] = await store.query(DEX_STATS_SQL, dexTotalsRow, { ...windowParams(w), pool: pool ?? "" });
+  const sql = pool === null ? DEX_TOTALS_SQL : POOL_TOTALS_SQL;
+  const [row] = await store.query(sql, dexTotalsRow, { ...windowParams(w), pool: pool ?? "" });
   if (row === undefined) throw new Error("an aggregate without GROUP BY returns one row");
   return row;
 }
@@ -120,8 +147,8 @@ const REFERRER_SQL = `SELECT asset_router_wallet, any(dex) AS dex, any(asset_kin
     any(asset_master) AS asset_master, sum(accrued) AS accrued, sum(accruals) AS accruals,
     sum(withdrawn) AS withdrawn, sum(withdrawals) AS withdrawals
   FROM (
-    SELECT referrer, asset_router_wallet, ${REFERRAL_AGGREGATES_SQL} FROM (${REFERRAL_EVENTS_SQL})
-    WHERE referrer = {referrer:String} AND ${piecesWhere("utime", "r")}
+    SELECT referrer, asset_router_wallet, ${REFERRAL_AGGREGATES_SQL}
+    FROM (${referralEventsSql(`referrer = {referrer:String} AND ${piecesWhere("utime", "r")}`)})
     GROUP BY referrer, asset_router_wallet
     UNION ALL ${referralPart("referral_rollup_1m", "m")}
     UNION ALL ${referralPart("referral_rollup_1h", "h")}

@@ -147,13 +147,6 @@ export const EMPTY_STATS: StatsReadModel = {
   dexTotals: async () => ({
     trades: 0,
     not_executed: 0,
-    volume_a: 0n,
-    volume_b: 0n,
-    protocol_fee_a: 0n,
-    protocol_fee_b: 0n,
-    protocol_fee_unknown: 0,
-    referral_fee_a: 0n,
-    referral_fee_b: 0n,
     unique_wallets: 0,
     volume_usd: 0,
     untracked_volume_usd: 0,

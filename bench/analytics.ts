@@ -1,0 +1,205 @@
+/**
+ * Statistics and candles over the bulk store (./bulk/store.ts: ≥ 10M swap legs, 1,200 pools, 90 days),
+ * read from the rollups, beside a naive GROUP BY over the raw facts (`swaps FINAL`) answering the same
+ * question in the same run. p50/p99 of the handler's work (query functions and the DTO as JSON) for 24 h
+ * and 30-day windows, every sample a different window (odd-second bounds, so the raw edges and every rollup
+ * level are read). Target: p50 < 50 ms and p99 < 200 ms at 30 days, ≥ 10× faster than the naive query.
+ *
+ * The first open of a store written before the rollups' current columns backfills them (the progress
+ * lines of `prepareRollups`); the time is reported. The embedded engine takes one data path per process,
+ * so the measurement runs in a child process. Run alone: `node --import tsx bench/analytics.ts`.
+ */
+import { execFile } from "node:child_process";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { z } from "zod";
+import type { ApiDeps } from "../api/deps.ts";
+import { ohlcvDto } from "../api/mappers/ohlcv.ts";
+import { dexStatsDto, poolStatsListDto } from "../api/mappers/stats.ts";
+import { poolOhlcv } from "../api/queries/ohlcv.ts";
+import { dexStats, feeStats, poolStats } from "../api/queries/stats.ts";
+import { cachedReadModel } from "../api/read-model-cached.ts";
+import { ClickHouseReadModel } from "../api/read-model-clickhouse.ts";
+import { ClickHouseStatsReadModel } from "../api/read-model-stats.ts";
+import { stringifyJson } from "../infra/json.ts";
+import type { Store } from "../infra/store/client.ts";
+import { readCursor } from "../infra/store/facts-writer.ts";
+import { prepareRollups } from "../infra/store/rollups.ts";
+import { openBulkStore } from "./bulk/store.ts";
+import { fmt } from "./harness.ts";
+
+type Latency = { samples: number; p50: number; p99: number };
+type RouteResult = { route: string; window: string; api: Latency; naive: Latency | null };
+export type AnalyticsBench = { swaps: number; backfillSeconds: number | null; results: RouteResult[] };
+
+const DAY = 86_400;
+const SAMPLES = 12;
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] as number;
+};
+
+async function timed(windows: readonly [number, number][], run: (w: [number, number]) => Promise<unknown>) {
+  await run(windows[0] as [number, number]);
+  const ms: number[] = [];
+  for (const w of windows) {
+    const start = performance.now();
+    await run(w);
+    ms.push(performance.now() - start);
+  }
+  return { samples: ms.length, p50: quantile(ms, 0.5), p99: quantile(ms, 0.99) };
+}
+
+const NAIVE_DEX = `SELECT countIf(amount_out > 0) AS trades,
+  uniqExactIf(coalesce(maker, route_sender, sender, ''), amount_out > 0) AS wallets,
+  sumIf(amount_in, amount_out > 0) AS volume
+FROM swaps FINAL WHERE utime BETWEEN {since:UInt32} AND {until:UInt32} AND pool IS NOT NULL`;
+
+const NAIVE_POOLS = `SELECT pool, countIf(amount_out > 0) AS trades,
+  uniqExactIf(coalesce(maker, route_sender, sender, ''), amount_out > 0) AS wallets,
+  sumIf(amount_in, amount_out > 0) AS volume_in, sumIf(amount_out, amount_out > 0) AS volume_out
+FROM swaps FINAL WHERE utime BETWEEN {since:UInt32} AND {until:UInt32} AND pool IS NOT NULL GROUP BY pool`;
+
+const NAIVE_CANDLES = `SELECT toStartOfHour(utime) AS t, argMin((amount_in, amount_out), (mc_seqno, lt, id)) AS o,
+  argMax((amount_in, amount_out), (mc_seqno, lt, id)) AS c, max(toFloat64(amount_out) / toFloat64(amount_in)) AS h,
+  min(toFloat64(amount_out) / toFloat64(amount_in)) AS l, sum(amount_out) AS v
+FROM swaps FINAL WHERE pool = {pool:String} AND utime BETWEEN {since:UInt32} AND {until:UInt32} AND amount_out > 0
+GROUP BY t ORDER BY t`;
+
+/** `count` windows of `seconds` ending at different odd seconds before `end`. */
+function windows(end: number, seconds: number, count: number): [number, number][] {
+  return Array.from({ length: count }, (_, i) => {
+    const until = end - i * 7_919 - 37;
+    return [until - seconds + 1, until] as [number, number];
+  });
+}
+
+export async function measure(store: Store): Promise<RouteResult[]> {
+  const stats = new ClickHouseStatsReadModel(store);
+  const [span] = await store.query(
+    "SELECT toUInt32(max(utime)) AS end FROM swaps",
+    z.object({ end: z.coerce.number() }),
+  );
+  const end = span?.end ?? 0;
+  const deps = {
+    // As bin/server.ts wires it: the reference data cached between batches.
+    data: cachedReadModel(new ClickHouseReadModel(store), { ttlMs: 60_000 }),
+    stats,
+    clock: () => end * 1000,
+  } as unknown as ApiDeps;
+  const [busy] = await store.query(
+    "SELECT pool FROM pool_rollup_1d FINAL GROUP BY pool ORDER BY sum(trades) DESC LIMIT 1",
+    z.object({ pool: z.string() }),
+  );
+  const pool = busy?.pool ?? "";
+  const naive =
+    (sql: string, extra: Record<string, unknown> = {}) =>
+    (w: [number, number]) =>
+      store.query(sql, z.unknown(), { since: w[0], until: w[1], ...extra });
+  const out: RouteResult[] = [];
+  for (const [label, seconds] of [
+    ["24 h", DAY],
+    ["30 d", 30 * DAY],
+  ] as const) {
+    const ws = windows(end, seconds, SAMPLES);
+    const run = async (
+      route: string,
+      api: (w: [number, number]) => Promise<unknown>,
+      base?: (w: [number, number]) => Promise<unknown>,
+    ) => {
+      out.push({
+        route,
+        window: label,
+        api: await timed(ws, api),
+        naive: base === undefined ? null : await timed(ws.slice(0, 4), base),
+      });
+    };
+    await run(
+      "/v1/stats/dex",
+      async ([since, until]) => stringifyJson(dexStatsDto(await dexStats(deps, { since, until }))),
+      naive(NAIVE_DEX),
+    );
+    await run(
+      "/v1/stats/pool (all pools)",
+      async ([since, until]) => stringifyJson(poolStatsListDto(await poolStats(deps, { since, until }))),
+      naive(NAIVE_POOLS),
+    );
+    await run(
+      "/v1/stats/pool?pool_address",
+      async ([since, until]) =>
+        stringifyJson(poolStatsListDto(await poolStats(deps, { since, until, pool }))),
+      naive(NAIVE_POOLS.replace("pool IS NOT NULL", "pool = {pool:String}"), { pool }),
+    );
+    await run("/v1/stats/fees", async ([since, until]) =>
+      stringifyJson(await feeStats(deps, { since, until, referrer: pool })),
+    );
+    await run(
+      "/v1/pools/{a}/ohlcv (hourly)",
+      async ([, until]) =>
+        stringifyJson(
+          ohlcvDto(
+            await poolOhlcv(deps, pool, {
+              timeframe: "hour",
+              before: until + 1,
+              limit: Math.min(1000, seconds / 3600),
+              currency: "token",
+              token: "base",
+            }),
+          ),
+        ),
+      naive(NAIVE_CANDLES, { pool }),
+    );
+  }
+  return out;
+}
+
+async function child(): Promise<AnalyticsBench> {
+  const { store, meta, close } = await openBulkStore({
+    ...(process.env.BULK_STORE_DIR ? { dir: process.env.BULK_STORE_DIR } : {}),
+  });
+  try {
+    const started = performance.now();
+    const after = (await readCursor(store)).mcSeqno;
+    const prepared = await prepareRollups(store, {
+      after,
+      log: (_fields, message) => console.error(message),
+    });
+    const backfillSeconds = prepared.backfilled ? (performance.now() - started) / 1000 : null;
+    return { swaps: meta.rows.swaps ?? 0, backfillSeconds, results: await measure(store) };
+  } finally {
+    await close();
+  }
+}
+
+const self = fileURLToPath(import.meta.url);
+
+export async function runAnalyticsBench(): Promise<AnalyticsBench> {
+  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", self, "--child"], {
+    maxBuffer: 1 << 20,
+    env: process.env,
+  });
+  return JSON.parse(stdout.trim().split("\n").at(-1) as string) as AnalyticsBench;
+}
+
+export function printAnalyticsBench(b: AnalyticsBench): void {
+  const ms = (l: Latency) => `p50 ${l.p50.toFixed(1)} ms, p99 ${l.p99.toFixed(1)} ms`;
+  console.log(
+    `Statistics and candles over the bulk store (${fmt(b.swaps)} swap legs; rollups${b.backfillSeconds === null ? " already built" : ` backfilled in ${b.backfillSeconds.toFixed(0)} s`})`,
+  );
+  for (const r of b.results) {
+    const speedup =
+      r.naive === null
+        ? ""
+        : `, naive GROUP BY ${ms(r.naive)} (${(r.naive.p50 / r.api.p50).toFixed(0)}× slower)`;
+    const target =
+      r.window === "30 d" ? (r.api.p50 < 50 && r.api.p99 < 200 ? " [target met]" : " [target NOT met]") : "";
+    console.log(`  ${r.route}, ${r.window}: ${ms(r.api)}${target}${speedup}`);
+  }
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === self) {
+  if (process.argv.includes("--child")) console.log(JSON.stringify(await child()));
+  else printAnalyticsBench(await runAnalyticsBench());
+}
