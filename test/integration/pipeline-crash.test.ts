@@ -2,7 +2,9 @@
  * Crash safety of `tondex start` (the real CLI in a child process, embedded chdb under a temp DATA_DIR,
  * devnet source): SIGKILL it at seeded random moments, restart it each time, and once a restart runs to
  * the end the facts equal the devnet's ground truth exactly — 0 lost, 0 duplicated — through the same
- * deduplicated reads the API uses. The ground truth comes from an in-process devnet with the same seed.
+ * deduplicated reads the API uses, and so do the rollups (each bucket against a GROUP BY over those facts)
+ * and `/v1/stats/dex` as the recovered process serves it. The ground truth comes from an in-process devnet
+ * with the same seed.
  * The default run has more than 100k transactions; TONDEX_CRASH_BLOCKS sets the number of market blocks.
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -10,11 +12,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "ava";
+import { z } from "zod";
 import { openStore } from "../../infra/store/client.ts";
 import { countFacts } from "../../infra/store/facts-reader.ts";
 import { Prng } from "../../ingest/devnet/sim/prng.ts";
+import { dexStatsResponse } from "../../schemas/api/stats.ts";
 import { runDevnet } from "../helpers/devnet-run.ts";
 import { factsMatchTruth } from "../helpers/facts-truth.ts";
+import { rollupsMatchFacts } from "../helpers/rollups-check.ts";
 
 const TONDEX = join(import.meta.dirname, "../../bin/tondex.mjs");
 // Many small blocks: the cursor (head − 2 × WINDOW_BLOCKS, processors/core) moves within seconds, so the
@@ -81,6 +86,9 @@ test("SIGKILL at random points, restart: final facts equal the ground truth exac
   resumedAfter.push(afterOf(last));
   // The kills really interrupted progress: later starts resumed from stored cursors.
   t.true(resumedAfter.filter((a) => a > 0).length >= 2, `resumed after: ${resumedAfter.join(", ")}`);
+  const stats = dexStatsResponse.parse(
+    await (await fetch(`http://127.0.0.1:${port + KILLS}/v1/stats/dex`)).json(),
+  ).stats;
   last.child.kill("SIGTERM");
   t.is(await last.exited, 0);
   const expected = await runDevnet({ seed: SEED, blocks: BLOCKS, actionsPerBlock: ACTIONS });
@@ -90,7 +98,19 @@ test("SIGKILL at random points, restart: final facts equal the ground truth exac
   t.is(await countFacts(store, "transactions", {}), BigInt(expected.txs.length));
   const check = await factsMatchTruth(store, expected.truth);
   t.deepEqual(check.problems.slice(0, 20), []);
+  const rollups = await rollupsMatchFacts(store);
+  t.deepEqual(rollups.problems.slice(0, 20), []);
+  t.true(rollups.checked > 0);
+  // all-time DEX figures: executed legs and their distinct makers, counted here over the facts
+  const [all] = await store.query(
+    `SELECT countIf(ok) AS trades, uniqExactIf(maker, ok) AS wallets FROM (
+       SELECT ifNull(amount_out, toUInt256(0)) > 0 AS ok, coalesce(maker, route_sender, sender, '') AS maker
+       FROM swaps FINAL WHERE ifNull(pool, '') != '')`,
+    z.object({ trades: z.coerce.number(), wallets: z.coerce.number() }),
+  );
+  t.deepEqual([stats.trades, stats.unique_wallets], [all!.trades, all!.wallets]);
   t.log(
-    `${expected.txs.length} transactions, ${check.checked} operations, resumed after ${resumedAfter.join(", ")}`,
+    `${expected.txs.length} transactions, ${check.checked} operations, ${rollups.checked} rollup buckets, ` +
+      `${stats.trades} trades; resumed after ${resumedAfter.join(", ")}`,
   );
 });

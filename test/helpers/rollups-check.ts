@@ -1,0 +1,96 @@
+/**
+ * The rollup tables against a naive GROUP BY over the deduplicated facts, written here from the figures'
+ * definitions (README "Statistics"), not from infra/store/rollups.ts: per pool and epoch-aligned bucket of
+ * a minute, an hour and a day, the executed legs (the pool paid an output), both raw volumes (the pool's two
+ * router wallets ordered as strings), and the distinct makers; per referrer, fee asset and day, accruals
+ * and withdrawals. Where the facts equal the ground truth (test/helpers/facts-truth.ts), rollups equal to
+ * them equal it too.
+ */
+import { z } from "zod";
+import type { Store } from "../../infra/store/client.ts";
+
+const LEVELS = [
+  ["1m", 60],
+  ["1h", 3_600],
+  ["1d", 86_400],
+] as const;
+
+const u = z.union([z.string(), z.number()]).transform((v) => BigInt(v));
+const poolBucket = z.object({ pool: z.string(), b: u, trades: u, va: u, vb: u, wallets: u });
+const referralBucket = z.object({ referrer: z.string(), b: u, wallet: z.string(), accrued: u, withdrawn: u });
+
+const NAIVE_POOL = `
+  SELECT pool, intDiv(toUnixTimestamp(utime), {s:UInt32}) * {s:UInt32} AS b,
+    countIf(ok) AS trades, sumIf(a, ok) AS va, sumIf(bv, ok) AS vb, uniqExactIf(maker, ok) AS wallets
+  FROM (
+    SELECT ifNull(pool, '') AS pool, utime, ifNull(amount_out, toUInt256(0)) > 0 AS ok,
+      ifNull(offer_router_wallet, '') AS ow, ifNull(ask_router_wallet, '') AS aw,
+      if(ow < aw, amount_in, ifNull(amount_out, toUInt256(0))) AS a,
+      if(ow < aw, ifNull(amount_out, toUInt256(0)), amount_in) AS bv,
+      coalesce(maker, route_sender, sender, '') AS maker
+    FROM swaps FINAL)
+  WHERE pool != ''
+  GROUP BY pool, b
+  HAVING trades > 0`;
+
+const rollupPool = (table: string) => `
+  SELECT pool, toUnixTimestamp(bucket) AS b, sum(trades) AS trades, sum(volume_a) AS va,
+    sum(volume_b) AS vb, uniqExactMerge(wallets) AS wallets
+  FROM ${table} FINAL
+  GROUP BY pool, b
+  HAVING trades > 0`;
+
+const NAIVE_REFERRAL = `
+  SELECT referrer, b, wallet, sum(accrued) AS accrued, sum(withdrawn) AS withdrawn FROM (
+    SELECT ifNull(referrer, '') AS referrer, intDiv(toUnixTimestamp(utime), 86400) * 86400 AS b,
+      ifNull(asset_router_wallet, '') AS wallet, amount AS accrued, toUInt256(0) AS withdrawn
+    FROM referral_fees FINAL WHERE ifNull(success, false) AND referrer != ''
+    UNION ALL
+    SELECT ifNull(owner, '') AS referrer, intDiv(toUnixTimestamp(utime), 86400) * 86400 AS b,
+      ifNull(asset_router_wallet, '') AS wallet, toUInt256(0) AS accrued, amount AS withdrawn
+    FROM vault_withdrawals FINAL WHERE ifNull(success, false) AND referrer != '')
+  GROUP BY referrer, b, wallet
+  HAVING accrued > 0 OR withdrawn > 0`;
+
+const ROLLUP_REFERRAL = `
+  SELECT referrer, toUnixTimestamp(bucket) AS b, asset_router_wallet AS wallet, sum(accrued) AS accrued,
+    sum(withdrawn) AS withdrawn
+  FROM referral_rollup_1d FINAL
+  GROUP BY referrer, b, wallet
+  HAVING accrued > 0 OR withdrawn > 0`;
+
+export type RollupsCheck = { checked: number; problems: string[] };
+
+function compare<T extends Record<string, unknown>>(
+  what: string,
+  key: (r: T) => string,
+  naive: readonly T[],
+  rolled: readonly T[],
+  problems: string[],
+): number {
+  const want = new Map(naive.map((r) => [key(r), r]));
+  const got = new Map(rolled.map((r) => [key(r), r]));
+  const text = (r: T | undefined) =>
+    r === undefined ? "none" : JSON.stringify(r, (_k, v) => (typeof v === "bigint" ? `${v}` : v));
+  for (const k of new Set([...want.keys(), ...got.keys()])) {
+    const [a, b] = [want.get(k), got.get(k)];
+    if (text(a) !== text(b)) problems.push(`${what} ${k}: facts ${text(a)}, rollup ${text(b)}`);
+  }
+  return want.size;
+}
+
+export async function rollupsMatchFacts(store: Store): Promise<RollupsCheck> {
+  const problems: string[] = [];
+  let checked = 0;
+  const poolKey = (r: z.infer<typeof poolBucket>) => `${r.pool}@${r.b}`;
+  for (const [level, seconds] of LEVELS) {
+    const naive = await store.query(NAIVE_POOL, poolBucket, { s: seconds });
+    const rolled = await store.query(rollupPool(`pool_rollup_${level}`), poolBucket);
+    checked += compare(`pool_rollup_${level}`, poolKey, naive, rolled, problems);
+  }
+  const refKey = (r: z.infer<typeof referralBucket>) => `${r.referrer}@${r.b}/${r.wallet}`;
+  const naive = await store.query(NAIVE_REFERRAL, referralBucket);
+  const rolled = await store.query(ROLLUP_REFERRAL, referralBucket);
+  checked += compare("referral_rollup_1d", refKey, naive, rolled, problems);
+  return { checked, problems };
+}
