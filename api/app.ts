@@ -16,6 +16,7 @@ import { createResponseMemo, type ResponseMemo } from "./response-memo.ts";
 import { buildRouter, fixedPathMethods, memoizablePaths } from "./route.ts";
 import { AssetsController } from "./routes/assets.ts";
 import { DexScreenerController } from "./routes/dexscreener.ts";
+import { MarketsController } from "./routes/markets.ts";
 import { OhlcvController } from "./routes/ohlcv.ts";
 import { PoolsController } from "./routes/pools.ts";
 import { ReferenceController } from "./routes/reference.ts";
@@ -34,6 +35,7 @@ export const CONTROLLERS = [
   TransactionsController,
   WalletsController,
   DexScreenerController,
+  MarketsController,
   StatsController,
   OhlcvController,
 ] as const;

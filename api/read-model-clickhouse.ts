@@ -23,12 +23,12 @@ import type { Store } from "../infra/store/client.ts";
 import type { RawTransaction } from "../schemas/raw-transaction.ts";
 import { norm } from "./queries/sql/common.ts";
 import { selectFeedEvents, selectFeedHead } from "./queries/sql/feed.ts";
+import { selectPoolMarkets, selectTrades } from "./queries/sql/markets.ts";
 import { toOperationRecord } from "./queries/sql/operation-records.ts";
 import { selectOperationRows, selectStatesAt, selectTracePaths } from "./queries/sql/operations.ts";
 import { selectPools } from "./queries/sql/pools.ts";
 import { selectFeeVaults, selectLpPositions } from "./queries/sql/positions.ts";
 import { selectPoolUsdWindows } from "./queries/sql/pricing.ts";
-import { selectPoolStateTimeline } from "./queries/sql/tvl.ts";
 import { selectAssets, selectRouters } from "./queries/sql/reference.ts";
 import { findSwapStatus } from "./queries/sql/swaps.ts";
 import {
@@ -38,6 +38,7 @@ import {
   selectTransactionsByInMsg,
   selectWalletTransactions,
 } from "./queries/sql/transactions.ts";
+import { selectPoolStateTimeline } from "./queries/sql/tvl.ts";
 import type {
   AssetRecord,
   DexReadModel,
@@ -47,6 +48,7 @@ import type {
   LpPositionRecord,
   OperationFilter,
   OperationRecord,
+  PoolMarketRecord,
   PoolRecord,
   PoolStatePoint,
   PoolUsdWindows,
@@ -54,6 +56,8 @@ import type {
   RouterRecord,
   SwapKey,
   SwapStatusRecord,
+  TradeFilter,
+  TradeRecord,
   TxLookup,
   TxLookupResult,
   WalletTransactions,
@@ -155,6 +159,14 @@ export class ClickHouseReadModel implements DexReadModel {
 
   getFeedEvents(from: number, to: number): Promise<FeedEventRecord[]> {
     return selectFeedEvents(this.store, from, to);
+  }
+
+  getTrades(filter: TradeFilter): Promise<TradeRecord[]> {
+    return selectTrades(this.store, { ...filter, pool: filter.pool === null ? null : norm(filter.pool) });
+  }
+
+  getPoolMarkets(since: number, until: number): Promise<PoolMarketRecord[]> {
+    return selectPoolMarkets(this.store, since, until);
   }
 
   getPoolUsdWindows(): Promise<PoolUsdWindows | null> {

@@ -14,6 +14,7 @@ import type {
   LpPositionRecord,
   OperationFilter,
   OperationRecord,
+  PoolMarketRecord,
   PoolRecord,
   PoolStatePoint,
   PoolUsdWindow,
@@ -22,6 +23,8 @@ import type {
   RouterRecord,
   SwapKey,
   SwapStatusRecord,
+  TradeFilter,
+  TradeRecord,
   TxLookup,
   TxLookupResult,
   WalletTransactions,
@@ -194,6 +197,65 @@ export class MemoryReadModel implements DexReadModel {
     return (this.data.feedEvents ?? [])
       .filter((e) => e.block.mcSeqno >= from && e.block.mcSeqno <= to)
       .sort(compareFeedEvents);
+  }
+
+  /** The feed's swap events as trades; their time is the block's (the records carry no other). */
+  #trades(since: number, until: number): TradeRecord[] {
+    return (this.data.feedEvents ?? [])
+      .filter((e) => e.kind === "swap" && e.block.utime >= since && e.block.utime <= until)
+      .sort(compareFeedEvents)
+      .map((e) => ({
+        id: e.id,
+        txHash: e.txHash,
+        lt: e.lt,
+        mcSeqno: e.block.mcSeqno,
+        utime: e.block.utime,
+        pool: e.pool,
+        swapIn: e.swapIn === 1 ? 1 : 0,
+        amount0: e.amount0,
+        amount1: e.amount1,
+      }));
+  }
+
+  async getTrades(f: TradeFilter): Promise<TradeRecord[]> {
+    return this.#trades(f.since, f.until)
+      .filter(
+        (t) => (f.pool === null || t.pool === f.pool) && (f.swapIn === undefined || t.swapIn === f.swapIn),
+      )
+      .reverse()
+      .slice(0, f.limit);
+  }
+
+  async getPoolMarkets(since: number, until: number): Promise<PoolMarketRecord[]> {
+    const byPool = new Map<string, PoolMarketRecord>();
+    // Prices compare as exact ratios amount1/amount0 (cross-multiplied).
+    const above = (x: readonly [bigint, bigint], y: readonly [bigint, bigint]) => x[1] * y[0] > y[1] * x[0];
+    for (const t of this.#trades(since, until)) {
+      const pair = [t.amount0, t.amount1] as const;
+      const m = byPool.get(t.pool);
+      if (m === undefined) {
+        byPool.set(t.pool, {
+          pool: t.pool,
+          trades: 1,
+          volume0: t.amount0,
+          volume1: t.amount1,
+          last: pair,
+          high: pair,
+          low: pair,
+        });
+        continue;
+      }
+      byPool.set(t.pool, {
+        ...m,
+        trades: m.trades + 1,
+        volume0: m.volume0 + t.amount0,
+        volume1: m.volume1 + t.amount1,
+        last: pair,
+        high: above(pair, m.high) ? pair : m.high,
+        low: above(m.low, pair) ? pair : m.low,
+      });
+    }
+    return [...byPool.values()].sort((x, y) => (x.pool < y.pool ? -1 : 1));
   }
 
   /** As the ClickHouse model, at one-second resolution: windows (until − N days, until] of the swaps' USD sums. */

@@ -252,6 +252,47 @@ export type FeedEventRecord = {
   decimals1: number | null;
 };
 
+/**
+ * An executed swap leg at a pool (a trade of the aggregator feeds: api/README "Export feeds"), amounts raw
+ * in the pool's token order; `swapIn` names the side sold (`amount{swapIn}` in, the other out).
+ */
+export type TradeRecord = {
+  id: string;
+  txHash: string;
+  lt: bigint;
+  mcSeqno: number;
+  /** The pool transaction's time, unix seconds. */
+  utime: number;
+  pool: RawAddress;
+  swapIn: 0 | 1;
+  amount0: bigint;
+  amount1: bigint;
+};
+
+export type TradeFilter = {
+  /** null: every pool. */
+  pool: RawAddress | null;
+  /** Inclusive bounds on the pool transaction's time, unix seconds. */
+  since: number;
+  until: number;
+  /** Only trades that sold this side. */
+  swapIn?: 0 | 1;
+  /** The newest `limit` (newest first). */
+  limit: number;
+};
+
+/** A pool's executed trades over a window: counts and raw volumes in token order, and three of its trades. */
+export type PoolMarketRecord = {
+  pool: RawAddress;
+  trades: number;
+  volume0: bigint;
+  volume1: bigint;
+  /** (amount0, amount1) of the last trade in chain order, and of the trades at the highest and lowest price of token0 in token1. */
+  last: readonly [bigint, bigint];
+  high: readonly [bigint, bigint];
+  low: readonly [bigint, bigint];
+};
+
 export type SwapKey = { router: RawAddress; owner: RawAddress; queryId: bigint };
 
 /** A pool's USD volume and LP fees (sums of the swaps' USD columns) over windows ending at `until`. */
@@ -302,6 +343,10 @@ export interface DexReadModel {
   getFeedHead(): Promise<FeedBlock | null>;
   /** Feed events of the blocks `from..to` (inclusive), in chain order: block, lt, id. */
   getFeedEvents(from: number, to: number): Promise<FeedEventRecord[]>;
+  /** Executed trades in a time window, newest first (api/README "Export feeds"). */
+  getTrades(filter: TradeFilter): Promise<TradeRecord[]>;
+  /** Per pool with a trade in the inclusive window `since..until` (unix seconds): see PoolMarketRecord. */
+  getPoolMarkets(since: number, until: number): Promise<PoolMarketRecord[]>;
   /** USD volume and LP fees per pool over the recent windows; null before anything is indexed; absent: not kept. */
   getPoolUsdWindows?(): Promise<PoolUsdWindows | null>;
   /**

@@ -40,6 +40,8 @@ const BY_NAME: Readonly<Record<string, Kind>> = {
   unconditional_assets: "jetton",
   pool: "pool",
   pool_address: "pool",
+  // CoinGecko historical_trades: a ticker is a pool.
+  ticker_id: "pool",
   router_address: "router",
   referral_address: "referrer",
   owner_address: "trader",

@@ -29,6 +29,13 @@ export const unsigned = (r: Fields, f: string): bigint => {
 export const unsignedOrNull = (r: Fields, f: string): bigint | null =>
   r[f] === null ? null : unsigned(r, f);
 
+/** A pair of non-negative integers (a ClickHouse tuple reads as a JSON array). */
+export const unsignedPair = (r: Fields, f: string): readonly [bigint, bigint] => {
+  const v = r[f];
+  if (!Array.isArray(v) || v.length !== 2) return fail(f, "a pair", v);
+  return [unsigned({ [`${f}[0]`]: v[0] }, `${f}[0]`), unsigned({ [`${f}[1]`]: v[1] }, `${f}[1]`)] as const;
+};
+
 /** A safe integer: a JSON number, or a quoted one (DateTime as unix seconds, UInt32). */
 export const int = (r: Fields, f: string): number => {
   const v = r[f];

@@ -11,6 +11,12 @@ import {
   latestBlockResponse,
   pairResponse,
 } from "../../../schemas/api/dexscreener.ts";
+import {
+  cmcResponse,
+  geckoPairsResponse,
+  geckoTickersResponse,
+  geckoTradesResponse,
+} from "../../../schemas/api/markets.ts";
 import { ohlcvResponse } from "../../../schemas/api/ohlcv.ts";
 import { poolListResponse, poolResponse } from "../../../schemas/api/pools.ts";
 import {
@@ -248,6 +254,27 @@ export const ROUTE_CASES: RouteCase[] = [
       schema: eventsResponse,
     },
   ]),
+  ...["/export/cmc/v1", "/export/aggregator_a/v1"].map(
+    (path): RouteCase => ({ method: "GET", template: path, path, schema: cmcResponse }),
+  ),
+  {
+    method: "GET",
+    template: "/export/coingecko/v1/pairs",
+    path: "/export/coingecko/v1/pairs",
+    schema: geckoPairsResponse,
+  },
+  {
+    method: "GET",
+    template: "/export/coingecko/v1/tickers",
+    path: "/export/coingecko/v1/tickers",
+    schema: geckoTickersResponse,
+  },
+  {
+    method: "GET",
+    template: "/export/coingecko/v1/historical_trades",
+    path: `/export/coingecko/v1/historical_trades?ticker_id=${f(P_CPI.address)}&limit=10`,
+    schema: geckoTradesResponse,
+  },
 ];
 
 /** The statistics routes for a window (`since=…&until=…`) and a referrer (also used by the devnet tests). */
