@@ -20,7 +20,7 @@ import { bocParser } from "../infra/library-patches/index.ts";
 import type { Logger } from "../infra/log.ts";
 import type { Metrics } from "../infra/metrics.ts";
 import { openStore, type Store } from "../infra/store/client.ts";
-import { latestPoolStates, selectFacts } from "../infra/store/facts-reader.ts";
+import { latestPoolStates, poolStatesAround, selectFacts } from "../infra/store/facts-reader.ts";
 import { readCursor, writeBatch } from "../infra/store/facts-writer.ts";
 import { migrate } from "../infra/store/migrate.ts";
 import { prepareRollups } from "../infra/store/rollups.ts";
@@ -120,7 +120,12 @@ export async function buildCore(
     },
     (types) => PoolTracker.fromRows(restored, poolRows, types),
   );
-  core.restore({ pools: poolRows, routers: await selectFacts(store, "routers", {}) });
+  core.restore({
+    pools: poolRows,
+    routers: await selectFacts(store, "routers", {}),
+    // the swaps of re-read blocks are priced with the states they were first priced with
+    poolStates: await poolStatesAround(store, after),
+  });
   return core;
 }
 

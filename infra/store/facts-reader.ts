@@ -89,3 +89,25 @@ export async function latestPoolStates(
   const sql = `SELECT ${Object.keys(poolStates.columns).join(", ")} FROM pool_states FINAL${where} ORDER BY pool, lt DESC LIMIT 1 BY pool`;
   return store.query(sql, poolStates.schema, params);
 }
+
+/**
+ * The pool states a restart after block `after` needs to price the swaps it re-releases as before
+ * (processors/core `restore({ poolStates })`): each pool's last state at or before `after`, then every state
+ * of the blocks after it (few: the trace window and the batches in flight).
+ */
+export async function poolStatesAround(store: Store, after: number): Promise<FactRowOf<"pool_states">[]> {
+  const columns = Object.keys(poolStates.columns).join(", ");
+  const [base, recent] = await Promise.all([
+    store.query(
+      `SELECT ${columns} FROM pool_states FINAL WHERE mc_seqno <= {after:UInt32} ORDER BY pool, lt DESC LIMIT 1 BY pool`,
+      poolStates.schema,
+      { after },
+    ),
+    store.query(
+      `SELECT ${columns} FROM pool_states FINAL WHERE mc_seqno > {after:UInt32} ORDER BY pool, lt`,
+      poolStates.schema,
+      { after },
+    ),
+  ]);
+  return [...base, ...recent];
+}

@@ -103,11 +103,14 @@ export class ProcessorCore {
   #pricerSeeded = false;
 
   /** `tracker` rebuilds a tracker (e.g. `PoolTracker.fromRows` after a restart) around the core's types. */
+  readonly #resumedAfter: number;
+
   constructor(
     options: CoreOptions,
     tracker?: (poolTypeOf: (pool: string) => PoolType | undefined) => PoolTracker,
   ) {
     const resumed = options.resumedAfter ?? 0;
+    this.#resumedAfter = resumed;
     this.#window = new TraceWindow(
       options.windowBlocks,
       resumed > 0 ? resumed + 1 + options.windowBlocks : 0,
@@ -122,12 +125,21 @@ export class ProcessorCore {
   /** Pool types known so far (restored trackers ask for types through this map too). */
   poolTypeOf = (pool: string): PoolType | undefined => this.#poolTypes.get(pool);
 
-  /** After a restart: the pool and router rows already stored, so they are refreshed, not re-created. */
-  restore(rows: { pools: readonly PoolRow[]; routers: readonly RouterRow[] }): void {
+  /**
+   * After a restart: the pool and router rows already stored, so they are refreshed, not re-created; and
+   * the stored pool states from each pool's last one at or before the resume point on (`poolStates`, a
+   * superset is fine), so the swaps re-released from re-read blocks are priced as before (./swap-usd.ts).
+   */
+  restore(rows: {
+    pools: readonly PoolRow[];
+    routers: readonly RouterRow[];
+    poolStates?: readonly PoolStateRow[];
+  }): void {
     for (const p of rows.pools) {
       this.#store(p);
       this.#pricer?.learnPool(p.pool, p.token0_master, p.token1_master);
     }
+    if (rows.poolStates !== undefined) this.#pricer?.restoreHistory(rows.poolStates, this.#resumedAfter);
     for (const r of rows.routers) this.#routers.set(r.address, r);
     this.#assets.restore(rows);
   }

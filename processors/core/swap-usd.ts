@@ -55,6 +55,27 @@ export class SwapPricer {
     }
   }
 
+  /**
+   * After a restart that resumes after block `after`: the stored pool states, so swaps re-released from the
+   * re-read blocks see the states a processor that never stopped saw. Rows of blocks ≤ `after` give each
+   * pool's base (its last one); later rows are its history. (The restored tracker skips the re-read
+   * transactions, so they report no state again.) Any superset of those rows may be passed.
+   */
+  restoreHistory(rows: readonly PoolStateRow[], after: number): void {
+    const base = new Map<string, PoolStateRow>();
+    const recent: PoolStateRow[] = [];
+    for (const r of rows) {
+      if (r.mc_seqno > after) recent.push(r);
+      else if ((base.get(r.pool)?.lt ?? -1n) < r.lt) base.set(r.pool, r);
+    }
+    for (const r of base.values()) {
+      this.#history.set(r.pool, [{ mc: -1, lt: r.lt, state: poolStateOfColumns(r) }]);
+    }
+    this.record(
+      [...recent].sort((a, b) => a.mc_seqno - b.mc_seqno || (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0)),
+    );
+  }
+
   /** Pool states the tracker recorded (or a resync read), in lt order per pool. */
   record(rows: readonly PoolStateRow[]): void {
     for (const r of rows) {

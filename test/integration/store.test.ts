@@ -11,7 +11,12 @@ import anyTest, { type TestFn } from "ava";
 import { z } from "zod";
 import { isRetryable } from "../../infra/errors.ts";
 import { openStore, type Store } from "../../infra/store/client.ts";
-import { countFacts, latestPoolStates, selectFacts } from "../../infra/store/facts-reader.ts";
+import {
+  countFacts,
+  latestPoolStates,
+  poolStatesAround,
+  selectFacts,
+} from "../../infra/store/facts-reader.ts";
 import { readCursor, writeBatch } from "../../infra/store/facts-writer.ts";
 import {
   DEFAULT_MIGRATIONS_DIR,
@@ -244,6 +249,39 @@ test.serial("latestPoolStates picks the highest lt per pool", async (t) => {
     [3n],
   );
 });
+
+test.serial(
+  "poolStatesAround: each pool's last state at or before a block, then every later one",
+  async (t) => {
+    const { store } = t.context;
+    const base = SAMPLE.pool_states?.[0];
+    if (base === undefined) throw new Error("sample has a pool state");
+    const [c, d] = [`0:${"C".repeat(64)}`, `0:${"D".repeat(64)}`];
+    await writeBatch(
+      store,
+      {
+        pool_states: [
+          { ...base, pool: c, lt: 1n, mc_seqno: 10 },
+          { ...base, pool: c, lt: 2n, mc_seqno: 11 },
+          { ...base, pool: c, lt: 3n, mc_seqno: 12 },
+          { ...base, pool: c, lt: 4n, mc_seqno: 13 },
+          { ...base, pool: d, lt: 5n, mc_seqno: 14 },
+        ],
+      },
+      position(22),
+    );
+    const around = (await poolStatesAround(store, 11)).filter((s) => s.pool === c || s.pool === d);
+    t.deepEqual(
+      around.map((s) => [s.pool, s.lt]),
+      [
+        [c, 2n],
+        [c, 3n],
+        [c, 4n],
+        [d, 5n],
+      ],
+    );
+  },
+);
 
 test.serial("one engine per process: a second data path is refused, the same path is shared", async (t) => {
   const other = await t.throwsAsync(

@@ -13,7 +13,7 @@ import { devnetPricingAnchors } from "../../../ingest/devnet/pricing.ts";
 import { type CoreLookups, ProcessorCore } from "../../../processors/core/index.ts";
 import { PoolTracker } from "../../../processors/core/pool-state.ts";
 import { chainStateLookups } from "../../../processors/lookups.ts";
-import type { PoolRow, PoolStateRow, SwapRow } from "../../../schemas/facts.ts";
+import type { PoolRow, PoolStateRow, RouterRow, SwapRow } from "../../../schemas/facts.ts";
 import { runDevnet } from "../../helpers/devnet-run.ts";
 import { type LoadedTrace, loadAllTraces } from "../../helpers/traces.ts";
 
@@ -162,4 +162,65 @@ test("devnet: every executed leg has a USD volume; dUSD legs at face value; TON 
     t.true(near(s.lp_fee_usd, ((s.volume_usd ?? 0) * before!.lp_fee_bps) / 1e4) || s.lp_fee_usd === 0);
   }
   t.true(tonLegs > 10, `${tonLegs} TON legs`);
+});
+
+test("devnet: a processor restarted from its stored rows stores the same USD columns as one that never stopped", async (t) => {
+  const run = await runDevnet({ seed: 9, blocks: 50 });
+  const pricing = { ...MAINNET_PRICING, ...devnetPricingAnchors(run.devnet.world), ...DEFAULT_THRESHOLDS };
+  const lookups = chainStateLookups(run.devnet.state);
+  type Rows = { swaps: SwapRow[]; states: PoolStateRow[]; pools: PoolRow[]; routers: RouterRow[] };
+  const feed = async (core: ProcessorCore, blocks: typeof run.blocks, into: Rows, flush: boolean) => {
+    for (const b of blocks) {
+      const r = (await core.process(b.transactions)).rows;
+      into.swaps.push(...(r.swaps ?? []));
+      into.states.push(...(r.pool_states ?? []));
+      into.pools.push(...(r.pools ?? []));
+      into.routers.push(...(r.routers ?? []));
+    }
+    if (flush) into.swaps.push(...((await core.process([], true)).rows.swaps ?? []));
+  };
+  const empty = (): Rows => ({ swaps: [], states: [], pools: [], routers: [] });
+  const whole = empty();
+  await feed(new ProcessorCore({ windowBlocks: 8, lookups, pricing }), run.blocks, whole, true);
+
+  // Stopped after block `stop`; restarted from the stored rows after its cursor (`resumeAfter`).
+  const stop = run.blocks[Math.floor((run.blocks.length * 3) / 4)]!.mc_seqno;
+  const before = empty();
+  const first = new ProcessorCore({ windowBlocks: 8, lookups, pricing });
+  await feed(
+    first,
+    run.blocks.filter((b) => b.mc_seqno <= stop),
+    before,
+    false,
+  );
+  const after = first.resumeAfter();
+  const last = <R extends { version: bigint }>(rows: R[], key: (r: R) => string) => [
+    ...new Map(rows.map((r) => [key(r), r])).values(),
+  ];
+  const pools = last(before.pools, (p) => p.pool);
+  const latest = [...new Map(before.states.map((s) => [s.pool, s])).values()];
+  const second = new ProcessorCore({ windowBlocks: 8, lookups, pricing, resumedAfter: after }, (types) =>
+    PoolTracker.fromRows(latest, pools, types),
+  );
+  second.restore({ pools, routers: last(before.routers, (r) => r.address), poolStates: before.states });
+  const resumed = empty();
+  await feed(
+    second,
+    run.blocks.filter((b) => b.mc_seqno > after),
+    resumed,
+    true,
+  );
+  // the restart re-releases the legs still in the window at the stop (without the stored states, these
+  // would be priced with states after them)
+  t.true(resumed.swaps.filter((x) => x.mc_seqno <= stop).length > 0);
+  // what the store holds: the later write of an id wins (ReplacingMergeTree)
+  const stored = new Map([...before.swaps, ...resumed.swaps].map((s) => [s.id, s]));
+  t.is(stored.size, whole.swaps.length);
+  const usd = (s: SwapRow | undefined) => [s?.volume_usd, s?.untracked_volume_usd, s?.lp_fee_usd];
+  let priced = 0;
+  for (const s of whole.swaps) {
+    t.deepEqual(usd(stored.get(s.id)), usd(s), s.id);
+    if (s.volume_usd !== null && s.volume_usd > 0) priced++;
+  }
+  t.true(priced > 50, `${priced} priced legs`);
 });
