@@ -75,6 +75,11 @@ export function liquidityTags(usd: number | null): string[] {
 
 export type PricedCatalogue = { assets: AssetRecord[]; pools: PoolRecord[] };
 
+/** TVL history (queries/tvl.ts): one point per interval boundary `at` (unix seconds). */
+export type TvlInterval = "hour" | "day";
+export type TvlPoint = { at: number; tvlUsd: number | null; untrackedTvlUsd: number | null };
+export type TvlHistory = { since: number; until: number; interval: TvlInterval; points: TvlPoint[] };
+
 export function priceCatalogue(
   assets: readonly AssetRecord[],
   pools: readonly PoolRecord[],

@@ -1,6 +1,5 @@
 /** TVL history DTOs (schemas/api/tvl.ts). */
-import { plainDecimal } from "../pricing.ts";
-import type { TvlHistory } from "../queries/tvl.ts";
+import { plainDecimal, type TvlHistory } from "../pricing.ts";
 import { friendly, timestamp } from "./common.ts";
 
 const usd = (v: number | null): string | null => (v === null ? null : (plainDecimal(v) ?? null));

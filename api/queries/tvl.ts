@@ -9,11 +9,8 @@ import type { PoolState } from "../../dex/amm/index.ts";
 import { dexTvl, PriceBook, type PricingPool, poolIndex } from "../../dex/pricing/index.ts";
 import type { ApiDeps } from "../deps.ts";
 import { BadRequestError, NotFoundError } from "../errors.ts";
+import type { TvlHistory, TvlInterval, TvlPoint } from "../pricing.ts";
 import type { RawAddress } from "../read-model.ts";
-
-export type TvlInterval = "hour" | "day";
-export type TvlPoint = { at: number; tvlUsd: number | null; untrackedTvlUsd: number | null };
-export type TvlHistory = { since: number; until: number; interval: TvlInterval; points: TvlPoint[] };
 
 const STEP: Record<TvlInterval, number> = { hour: 3_600, day: 86_400 };
 const DEFAULT_SPAN: Record<TvlInterval, number> = { hour: 7 * 86_400, day: 30 * 86_400 };
