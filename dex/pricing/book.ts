@@ -94,8 +94,12 @@ export type PriceBookOptions = {
   readonly vwap?: (token: string) => VwapSample | null;
 };
 
+const FINITE = 1n << 1000n;
+
 /** An exact ratio as a float, without overflowing for very large numerators and denominators. */
 export function ratioToNumber(r: Ratio): number {
+  // Below 2^1000 both convert to finite doubles (the usual case: no bit count needed).
+  if (r.num < FINITE && r.den < FINITE) return Number(r.num) / Number(r.den);
   const bits = Math.max(r.num.toString(2).length, r.den.toString(2).length);
   const shift = BigInt(Math.max(0, bits - 1000));
   return Number(r.num >> shift) / Number(r.den >> shift);

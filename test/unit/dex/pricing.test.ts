@@ -17,6 +17,7 @@ import {
   type PricingPool,
   poolIndex,
   poolTvl,
+  ratioToNumber,
   swapVolumeUsd,
   TON_ADDRESS,
   weightedMedian,
@@ -283,4 +284,10 @@ test("VWAP clamp: a low or medium price is kept within [VWAP/3, 3·VWAP] when th
   near(t, (book(pools, CONFIG, { vwap: vwap(2) }).valuation(Y)?.usdPerUnit ?? 0) * 1e9, 2);
   // price() itself is never clamped
   near(t, (book(pools, CONFIG, { vwap: vwap(3) }).price(Y)?.usdPerUnit ?? 0) * 1e9, 2);
+});
+
+test("ratioToNumber: exact ratios as floats, beyond the double range too", (t) => {
+  t.is(ratioToNumber({ num: 3n, den: 4n }), 0.75);
+  t.is(ratioToNumber({ num: 3n << 1100n, den: 1n << 1100n }), 3);
+  t.is(ratioToNumber({ num: 1n << 1100n, den: 4n << 1100n }), 0.25);
 });
