@@ -12,6 +12,10 @@
  *   or whose assets are not known gets null in all three: unknown, never 0.
  * - The last fresh TON/USD is kept for §7.2's stale fallback, and trades against a quote feed the VWAP
  *   window of §7.4's clamp.
+ * - A restart (`restoreHistory`) gets back the pool states around its resume point, so re-released swaps
+ *   see the states they saw before; the VWAP window and the last TON/USD start empty, so a price the clamp
+ *   would have bound in the hour after a restart, or a stale TON/USD fallback, may differ (both rare: a 3×
+ *   deviation from the recent VWAP; no deep TON/USD pool at all).
  * Pure: no I/O, no clock (the swaps' own times).
  */
 import type { PoolState } from "../../dex/amm/index.ts";
