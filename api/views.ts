@@ -26,7 +26,13 @@ export type PoolView = { pool: PoolRecord; position?: LpPositionRecord };
 // Statistics (api/queries/stats.ts → api/mappers/stats.ts).
 
 /** USD figures are null when an executed leg of the window has no USD value (unknown is not zero). */
-export type DexStatsView = Window & { trades: number; uniqueWallets: number; volumeUsd: number | null };
+export type DexStatsView = Window & {
+  trades: number;
+  uniqueWallets: number;
+  volumeUsd: number | null;
+  /** DEX TVL at `until` (api/queries/tvl.ts `dexTvlAt`); null: not known. */
+  tvlUsd: number | null;
+};
 
 /** One pool's window, oriented on the pool's token order: base = token0, quote = token1. */
 export type PoolStatsView = {

@@ -26,7 +26,12 @@ export function dexStatsDto(v: DexStatsView) {
   return {
     since: timestamp(v.since),
     until: timestamp(v.until),
-    stats: { tvl: null, volume_usd: usdText(v.volumeUsd), trades: v.trades, unique_wallets: v.uniqueWallets },
+    stats: {
+      tvl: usdText(v.tvlUsd),
+      volume_usd: usdText(v.volumeUsd),
+      trades: v.trades,
+      unique_wallets: v.uniqueWallets,
+    },
   };
 }
 

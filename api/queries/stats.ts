@@ -17,6 +17,7 @@ import type {
   PoolStatsView,
 } from "../views.ts";
 import { norm } from "./sql/common.ts";
+import { dexTvlAt } from "./tvl.ts";
 import { operationViews } from "./wallets.ts";
 
 /** STON.fi DEX launch, 2022-11-18T00:00:00Z: the default start of `/v1/stats/dex` (analytics.md §6). */
@@ -43,7 +44,8 @@ export async function dexStats(deps: ApiDeps, q: { since?: number; until?: numbe
   const until = q.until ?? (await deps.data.getIndexedHead())?.utime ?? Math.floor(deps.clock() / 1000);
   const w = checkWindow(q.since ?? STONFI_LAUNCH, until);
   const t = await stats.dexTotals(w, null);
-  return { ...w, trades: t.trades, uniqueWallets: t.unique_wallets, volumeUsd: usdOf(t) };
+  const tvlUsd = await dexTvlAt(deps, w.until);
+  return { ...w, trades: t.trades, uniqueWallets: t.unique_wallets, volumeUsd: usdOf(t), tvlUsd };
 }
 
 export async function poolStats(

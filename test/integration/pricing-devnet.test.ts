@@ -8,6 +8,7 @@ import type { Address } from "@ton/core";
 import test from "ava";
 import { assetResponse } from "../../schemas/api/assets.ts";
 import { poolListResponse, poolResponse } from "../../schemas/api/pools.ts";
+import { dexStatsResponse } from "../../schemas/api/stats.ts";
 import { dexTvlResponse, poolTvlResponse } from "../../schemas/api/tvl.ts";
 import { startApiDevnet } from "../helpers/api-devnet.ts";
 import { f } from "../unit/api/harness.ts";
@@ -123,6 +124,13 @@ test("devnet: TON/USD, dUSD, a one-hop token, pool TVL and 24 h volume through t
       await (await fetch(`${d.api.baseURL}/v1/pools/${f(v22.address.toRawString())}/tvl?${window}`)).json(),
     );
     near(poolHistory.points.at(-1)?.tvl_usd ?? undefined, tvl, "pool TVL history");
+    // /v1/stats/dex: tvl is the DEX TVL at `until`
+    const dex = dexStatsResponse.parse(
+      await (
+        await fetch(`${d.api.baseURL}/v1/stats/dex?since=${iso(boundary - 3600)}&until=${iso(boundary)}`)
+      ).json(),
+    );
+    near(dex.stats.tvl ?? undefined, sum, "stats/dex tvl");
   } finally {
     await d.close();
   }
