@@ -6,7 +6,7 @@
  * A point is null when nothing can be valued then (no pricing, no state, no price).
  */
 import type { PoolState } from "../../dex/amm/index.ts";
-import { dexTvl, PriceBook, type PricingPool, poolIndex } from "../../dex/pricing/index.ts";
+import { type DexTvl, dexTvl, PriceBook, type PricingPool, poolIndex } from "../../dex/pricing/index.ts";
 import type { ApiDeps } from "../deps.ts";
 import { BadRequestError, NotFoundError } from "../errors.ts";
 import type { TvlHistory, TvlInterval, TvlPoint } from "../pricing.ts";
@@ -43,8 +43,30 @@ export async function tvlHistory(
 /** The DEX TVL at the instant `at` (unix seconds): every pool's state after its last transaction at or
  * before `at`, priced then; null when nothing can be valued (no pricing, no state, no price). */
 export async function dexTvlAt(deps: ApiDeps, at: number): Promise<number | null> {
+  const head = await deps.data.getIndexedHead();
+  if (head !== null && at >= head.utime && deps.pricing !== undefined) {
+    // Nothing happened after the newest indexed transaction: the pools' latest states (the reference
+    // lists the API keeps in memory), not a scan of the state history.
+    const priced: PricingPool[] = [];
+    for (const p of await deps.data.listPools()) {
+      if (p.token0 === null || p.token1 === null || p.state === null) continue;
+      priced.push({
+        address: p.address,
+        token0: p.token0,
+        token1: p.token1,
+        state: p.state,
+        deprecated: p.deprecated,
+      });
+    }
+    return valued(dexTvl(new PriceBook(poolIndex(priced), deps.pricing, { at }), priced))?.tvlUsd ?? null;
+  }
   const [point] = await tvlPoints(deps, { first: at, last: at, step: 1 });
   return point?.tvlUsd ?? null;
+}
+
+/** A DEX TVL, or null when no pool could be valued at all (unknown, not 0). */
+function valued(tvl: DexTvl): DexTvl | null {
+  return [...tvl.pools.values()].some((v) => v !== null) ? tvl : null;
 }
 
 async function tvlPoints(
@@ -78,11 +100,10 @@ async function tvlPoints(
       continue;
     }
     const tvl = dexTvl(new PriceBook(poolIndex(priced), pricing, { at }), priced);
-    // Nothing valued at all (no price yet): unknown, not 0.
-    const any = [...tvl.pools.values()].some((v) => v !== null);
+    const known = valued(tvl);
     points.push(
       q.pool === undefined
-        ? { at, tvlUsd: any ? tvl.tvlUsd : null, untrackedTvlUsd: any ? tvl.untrackedTvlUsd : null }
+        ? { at, tvlUsd: known?.tvlUsd ?? null, untrackedTvlUsd: known?.untrackedTvlUsd ?? null }
         : { at, tvlUsd: tvl.pools.get(q.pool) ?? null, untrackedTvlUsd: null },
     );
   }

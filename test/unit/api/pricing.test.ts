@@ -273,3 +273,11 @@ test("TVL history: one point per boundary, each from the pools' states and price
     await api.close();
   }
 });
+
+test("dexTvlAt the newest indexed transaction or later: the pools' latest states (Σ of the pools' TVL)", async (t) => {
+  const d = { ...deps(), pricing: PRICING };
+  // 6,000,000 + 1,200,000 + 600 (FISH/TON: twice its TON side); NOT/STON has none
+  t.is(await dexTvlAt(d, HEAD), 7_200_600);
+  t.is(await dexTvlAt(d, HEAD + 3_600), 7_200_600);
+  t.is(await dexTvlAt({ ...d, pricing: undefined }, HEAD), null);
+});
