@@ -45,6 +45,9 @@ import { batchHandler, type PreparedBatch, type ProcessorContext, type Processor
 type Value = RawTransaction | RejectedRecord;
 type TopicValue = Value | EndOfInput;
 
+/** Distributed: the pause before a failed batch is read again. */
+const DISTRIBUTED_RETRY_MS = 1_000;
+
 /** The partition one runtime reads (the partitioning contract above). */
 export const PROCESSOR_PARTITION = 0;
 
@@ -181,6 +184,12 @@ export function runProcessor(options: ProcessorRunOptions): ProcessorRun {
   const consumer = bus.consume(rawTransactionsTopic, group, staged, {
     maxBatch: options.maxBatchRecords,
     maxWaitMs: options.maxBatchMs,
+    // Distributed: a batch whose store stays unavailable after the shell's retries is not committed and
+    // is read again (from the last commit, with a core rebuilt from the store) until the store is back;
+    // anything not retryable still ends the run.
+    ...(distributed === undefined
+      ? {}
+      : { retries: Number.MAX_SAFE_INTEGER, retryDelayMs: DISTRIBUTED_RETRY_MS }),
   });
   let requestEnd: (end: InputEnd | null) => void = () => {};
   const endRequested = new Promise<InputEnd | null>((resolve) => {

@@ -179,6 +179,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       retry: CLIENT_RETRY,
     });
     let stopped = false;
+    const lastCommitted = new Map<number, bigint>();
     let failure: { error: unknown } | null = null;
     let attempts = 0;
     let stopping: Promise<void> | null = null;
@@ -203,7 +204,13 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     const eachBatch = async (payload: EachBatchPayload): Promise<void> => {
       const { batch } = payload;
       const messages = batch.messages;
-      let committed = messages.length > 0 ? BigInt((messages[0] as KafkaMessage).offset) : 0n;
+      // The last offset committed for this partition by this consumer: the fetch that first brought the
+      // partition here started at the group's committed offset. A failed batch goes back there, which is
+      // not this fetch's first offset when the handler commits less than a batch's end (`commitOffset`).
+      if (!lastCommitted.has(batch.partition) && messages.length > 0) {
+        lastCommitted.set(batch.partition, BigInt((messages[0] as KafkaMessage).offset));
+      }
+      const committedOf = () => lastCommitted.get(batch.partition) ?? 0n;
       /** Sinks not finished yet, oldest first; each commits its batch when it resolves. */
       let previous: Promise<void> = Promise.resolve();
       let sinkFailure: { error: unknown } | null = null;
@@ -233,7 +240,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
             const commitAt = staged.commitOffset?.(delivered, prepared) ?? delivered.nextOffset;
             // Through the batch payload: kafkajs's consumer.commitOffsets silently skips the commit once
             // stop() has begun, and stop waits for this batch, which must be committed on the way out.
-            await payload.commitOffsetsIfNecessary({
+            await commit(payload, {
               topics: [
                 {
                   topic: batch.topic,
@@ -241,7 +248,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
                 },
               ],
             });
-            committed = commitAt;
+            lastCommitted.set(batch.partition, commitAt);
             payload.resolveOffset((delivered.records.at(-1) as DeliveredRecord<V>).offset.toString());
             attempts = 0;
             await payload.heartbeat().catch(() => {});
@@ -257,11 +264,23 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       } catch (error) {
         await previous.catch(() => {});
         const failed = sinkFailure as { error: unknown } | null;
-        await onFailure(failed === null ? error : failed.error, payload, committed);
+        await onFailure(failed === null ? error : failed.error, payload, committedOf());
         return;
       }
       if (sinkFailure !== null)
-        await onFailure((sinkFailure as { error: unknown }).error, payload, committed);
+        await onFailure((sinkFailure as { error: unknown }).error, payload, committedOf());
+    };
+
+    /** A commit that fails (the broker restarting, the group rebalancing) is retryable. */
+    const commit = async (
+      payload: EachBatchPayload,
+      offsets: Parameters<EachBatchPayload["commitOffsetsIfNecessary"]>[0],
+    ): Promise<void> => {
+      try {
+        await payload.commitOffsetsIfNecessary(offsets);
+      } catch (error) {
+        throw new RetryableError(`Kafka commit failed: ${errorMessage(error)}`, { cause: error });
+      }
     };
 
     const onFailure = async (error: unknown, payload: EachBatchPayload, committed: bigint) => {
@@ -269,7 +288,9 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       attempts++;
       // The partition resumes at the last commit: the failed batch (and those after it) come again.
       kc.seek({ topic: batch.topic, partition: batch.partition, offset: committed.toString() });
-      if (isRetryable(error) && attempts <= (opts.retries ?? 0)) {
+      // kafkajs marks its transient errors (connection, coordinator, rebalance) `retriable`.
+      const retriable = isRetryable(error) || (error as { retriable?: unknown } | null)?.retriable === true;
+      if (retriable && attempts <= (opts.retries ?? 0)) {
         options.logger?.warn(
           { err: error, attempt: attempts, partition: batch.partition },
           "batch failed; retrying",

@@ -39,10 +39,11 @@ export async function startServers(services: readonly Service[]): Promise<Server
 /** A fresh name per test: topics, groups, key prefixes (STYLE practice 12). */
 export const guid = (): string => `t_${randomUUID().replace(/-/g, "").slice(0, 16)}`;
 
-export async function until(cond: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
+/** Polls `cond` every `everyMs` until it holds; throws after `ms`. */
+export async function until(cond: () => boolean | Promise<boolean>, ms = 30_000, everyMs = 5): Promise<void> {
   const end = Date.now() + ms;
   while (!(await cond())) {
     if (Date.now() > end) throw new Error("condition not reached");
-    await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
