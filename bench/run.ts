@@ -4,6 +4,7 @@ import { printAnalyticsBench, runAnalyticsBench } from "./analytics.ts";
 import { printApiBench, runApiBench } from "./api.ts";
 import { formatDecodeBench, runDecodeBench } from "./decode.ts";
 import { printDevnetBench, runDevnetBench } from "./devnet.ts";
+import { printFeedBench, runFeedBench } from "./feed.ts";
 import { printMainnetBench, runMainnetBench } from "./mainnet.ts";
 import { printPipelineBench, runPipelineBench } from "./pipeline.ts";
 
@@ -20,3 +21,5 @@ console.log();
 printMainnetBench(await runMainnetBench());
 console.log();
 printAnalyticsBench(await runAnalyticsBench());
+console.log();
+printFeedBench(await runFeedBench());

@@ -8,7 +8,8 @@
  *
  * Entry point for benchmarks (the export feed's in ../feed.ts, analytics): `openBulkStore()` →
  * `{ store, meta, close }`. The engine is in-process chdb, one data path per process: open it in a process
- * that opens no other store (../feed.ts runs in a child process for that reason).
+ * that opens no other store (../feed.ts runs in a child process for that reason), and one process at a
+ * time (a second one fails with "Cannot lock file …/status": run the benches that use it one after another).
  *
  *   node --import tsx bench/bulk/store.ts     # build (or just describe) the store
  */

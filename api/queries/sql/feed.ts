@@ -12,6 +12,9 @@
  * transaction time of the block's events. Reserves: the pool state stored for the pool transaction itself
  * (`pool_states` at exactly its lt), else unknown.
  *
+ * Joins and exits are read from `liquidity_by_block` (migration 013: the same rows as `liquidity`, sorted by
+ * block, so a range reads only its granules).
+ *
  * Maker and reserves are read from the operation row itself (`maker`, `reserve{0,1}_after`, migration 008,
  * stored by the processor: processors/core/feed-columns.ts), so a range costs one scan of the operation
  * tables. Where a row does not carry them (written before 008, or not known when written) they are looked
@@ -41,7 +44,6 @@ import {
   unsigned,
   unsignedOrNull,
 } from "./fast-row.ts";
-import { aIsToken0 } from "./operation-records.ts";
 import { selectStatesAt, selectTracePaths, stateKey, type WalletTx } from "./operations.ts";
 import { selectAssetMetadata } from "./reference.ts";
 
@@ -59,6 +61,9 @@ type FeedRow = {
   stored_maker: string | null;
   reserve0_after: bigint | null;
   reserve1_after: bigint | null;
+  /** The operation's side a (a swap's offer) is token0. */
+  a0: boolean;
+  /** The operation's asset references: null unless the pool's tokens are not both known. */
   a_kind: AssetKind | null;
   a_master: string | null;
   a_wallet: string | null;
@@ -67,8 +72,6 @@ type FeedRow = {
   b_wallet: string | null;
   amount_a: bigint;
   amount_b: bigint;
-  token0_wallet: string | null;
-  token1_wallet: string | null;
   token0: string | null;
   token1: string | null;
 };
@@ -91,16 +94,15 @@ const feedRow = rowReader(
     stored_maker: textOrNull(r, "stored_maker"),
     reserve0_after: unsignedOrNull(r, "reserve0_after"),
     reserve1_after: unsignedOrNull(r, "reserve1_after"),
-    a_kind: oneOfOrNull(r, "a_kind", ASSET_KINDS),
-    a_master: textOrNull(r, "a_master"),
-    a_wallet: textOrNull(r, "a_wallet"),
-    b_kind: oneOfOrNull(r, "b_kind", ASSET_KINDS),
-    b_master: textOrNull(r, "b_master"),
-    b_wallet: textOrNull(r, "b_wallet"),
+    a0: int(r, "a0") === 1,
+    a_kind: oneOfOrNull(r, "ref_a_kind", ASSET_KINDS),
+    a_master: textOrNull(r, "ref_a_master"),
+    a_wallet: textOrNull(r, "ref_a_wallet"),
+    b_kind: oneOfOrNull(r, "ref_b_kind", ASSET_KINDS),
+    b_master: textOrNull(r, "ref_b_master"),
+    b_wallet: textOrNull(r, "ref_b_wallet"),
     amount_a: unsigned(r, "amount_a"),
     amount_b: unsigned(r, "amount_b"),
-    token0_wallet: textOrNull(r, "token0_wallet"),
-    token1_wallet: textOrNull(r, "token1_wallet"),
     token0: textOrNull(r, "token0"),
     token1: textOrNull(r, "token1"),
   }),
@@ -108,10 +110,21 @@ const feedRow = rowReader(
 
 const RANGE = "mc_seqno BETWEEN {from:UInt32} AND {to:UInt32}";
 
-export const FEED_SQL = `SELECT kind, id, tx_hash, lt, mc_seqno, utime, pool, fallback_maker AS maker, stored_maker, reserve0_after,
-  reserve1_after, a_kind, a_master, a_wallet,
-  b_kind, b_master, b_wallet, amount_a, amount_b, b.block_utime AS block_utime, pt.token0_wallet AS token0_wallet,
-  pt.token1_wallet AS token1_wallet, pt.token0 AS token0, pt.token1 AS token1
+// A range is thousands of rows, so a row carries only what its record needs (the transfer dominated): the
+// row's own maker only where no stored one answers ({stored} = 0 asks for it always); the side order `a0`
+// computed here by the rule of `aIsToken0` (./operation-records.ts: the offered wallet is token0's, else
+// the asked wallet is token1's, else the offer is token0; joins and exits are in token order); and the
+// asset references of the operation only where the pool's tokens are not both known (then they name it).
+const KNOWN = "pt.token0 IS NOT NULL AND pt.token1 IS NOT NULL";
+export const FEED_SQL = `SELECT kind, id, tx_hash, lt, mc_seqno, utime, pool,
+  if({stored:UInt8} = 1 AND stored_maker IS NOT NULL, NULL, fallback_maker) AS maker, stored_maker,
+  reserve0_after, reserve1_after,
+  toUInt8(kind != 'swap' OR multiIf(a_wallet IS NOT NULL AND pt.token0_wallet IS NOT NULL, a_wallet = pt.token0_wallet,
+    b_wallet IS NOT NULL AND pt.token1_wallet IS NOT NULL, b_wallet = pt.token1_wallet, true)) AS a0,
+  if(${KNOWN}, NULL, a_kind) AS ref_a_kind, if(${KNOWN}, NULL, a_master) AS ref_a_master,
+  if(${KNOWN}, NULL, a_wallet) AS ref_a_wallet, if(${KNOWN}, NULL, b_kind) AS ref_b_kind,
+  if(${KNOWN}, NULL, b_master) AS ref_b_master, if(${KNOWN}, NULL, b_wallet) AS ref_b_wallet,
+  amount_a, amount_b, b.block_utime AS block_utime, pt.token0 AS token0, pt.token1 AS token1
 FROM (
   SELECT 'swap' AS kind, id, tx_hash, lt, mc_seqno, utime, assumeNotNull(pool) AS pool,
     coalesce(route_sender, sender) AS fallback_maker, maker AS stored_maker, reserve0_after, reserve1_after,
@@ -126,7 +139,7 @@ FROM (
     asset0_kind AS a_kind, asset0_master AS a_master, asset0_router_wallet AS a_wallet,
     asset1_kind AS b_kind, asset1_master AS b_master, asset1_router_wallet AS b_wallet,
     amount0 AS amount_a, amount1 AS amount_b
-  FROM liquidity FINAL
+  FROM liquidity_by_block FINAL
   WHERE ${RANGE} AND ifNull(success, false) AND (amount0 > 0 OR amount1 > 0)
     AND (kind = 'mint' OR (kind = 'withdraw' AND ifNull(withdraw_kind = 'burn', false)))
 ) AS o
@@ -141,39 +154,14 @@ LEFT JOIN (
 ORDER BY mc_seqno, lt, id
 SETTINGS join_use_nulls = 1`;
 
-/** A row → record without reserves and block time; null when its maker or an asset is not known. */
-function toRecord(
-  o: FeedRow,
-  maker: string | null,
-): Omit<FeedEventRecord, "block" | "reserve0" | "reserve1" | "decimals0" | "decimals1"> | null {
-  if (maker === null) return null;
-  const aFirst =
-    o.kind !== "swap" ||
-    aIsToken0({
-      type: "Swap",
-      a_wallet: o.a_wallet,
-      b_wallet: o.b_wallet,
-      token0_wallet: o.token0_wallet,
-      token1_wallet: o.token1_wallet,
-    });
+/** The pool's tokens, else (not both known) the assets the operation names; null when one cannot be named. */
+function assetsOf(o: FeedRow): [string, string] | null {
+  if (o.token0 !== null && o.token1 !== null) return [o.token0, o.token1];
   const refA = { kind: o.a_kind, master: o.a_master, routerWallet: o.a_wallet };
   const refB = { kind: o.b_kind, master: o.b_master, routerWallet: o.b_wallet };
-  const asset0 = o.token0 ?? assetAddress(aFirst ? refA : refB);
-  const asset1 = o.token1 ?? assetAddress(aFirst ? refB : refA);
-  if (asset0 === null || asset1 === null) return null;
-  return {
-    txHash: o.tx_hash,
-    lt: o.lt,
-    id: o.id,
-    pool: o.pool,
-    asset0,
-    asset1,
-    kind: o.kind,
-    swapIn: o.kind === "swap" ? (aFirst ? 0 : 1) : null,
-    amount0: aFirst ? o.amount_a : o.amount_b,
-    amount1: aFirst ? o.amount_b : o.amount_a,
-    maker,
-  };
+  const asset0 = o.token0 ?? assetAddress(o.a0 ? refA : refB);
+  const asset1 = o.token1 ?? assetAddress(o.a0 ? refB : refA);
+  return asset0 === null || asset1 === null ? null : [asset0, asset1];
 }
 
 export async function selectFeedEvents(
@@ -183,7 +171,7 @@ export async function selectFeedEvents(
   options: { stored?: boolean } = {},
 ): Promise<FeedEventRecord[]> {
   const stored = options.stored ?? true;
-  const rows = await store.query(FEED_SQL, feedRow, { from, to });
+  const rows = await store.query(FEED_SQL, feedRow, { from, to, stored: stored ? 1 : 0 });
   if (rows.length === 0) return [];
   const noMaker = rows.filter((r) => !stored || r.stored_maker === null);
   const noReserves = rows.filter((r) => !stored || r.reserve0_after === null || r.reserve1_after === null);
@@ -216,21 +204,32 @@ export async function selectFeedEvents(
   // A block without a `blocks` row: the latest pool transaction time among its events (all stored).
   const fallback = new Map<number, number>();
   for (const r of rows) fallback.set(r.mc_seqno, Math.max(fallback.get(r.mc_seqno) ?? 0, r.utime));
-  return rows.flatMap((r) => {
-    const record = toRecord(r, makerOf(r, stored, paths));
-    if (record === null) return [];
+  const out: FeedEventRecord[] = [];
+  for (const r of rows) {
+    const maker = makerOf(r, stored, paths);
+    const assets = maker === null ? null : assetsOf(r);
+    if (maker === null || assets === null) continue;
     const [reserve0, reserve1] = reservesOf(r, stored, states);
-    return [
-      {
-        ...record,
-        block: { mcSeqno: r.mc_seqno, utime: r.block_utime ?? (fallback.get(r.mc_seqno) as number) },
-        reserve0,
-        reserve1,
-        decimals0: decimalsOf(r, 0),
-        decimals1: decimalsOf(r, 1),
-      },
-    ];
-  });
+    out.push({
+      txHash: r.tx_hash,
+      lt: r.lt,
+      id: r.id,
+      pool: r.pool,
+      asset0: assets[0],
+      asset1: assets[1],
+      kind: r.kind,
+      swapIn: r.kind === "swap" ? (r.a0 ? 0 : 1) : null,
+      amount0: r.a0 ? r.amount_a : r.amount_b,
+      amount1: r.a0 ? r.amount_b : r.amount_a,
+      maker,
+      block: { mcSeqno: r.mc_seqno, utime: r.block_utime ?? (fallback.get(r.mc_seqno) as number) },
+      reserve0,
+      reserve1,
+      decimals0: decimalsOf(r, 0),
+      decimals1: decimalsOf(r, 1),
+    });
+  }
+  return out;
 }
 
 /** The stored maker, else the trace root's account (when the store kept it), else the row's fallback. */
