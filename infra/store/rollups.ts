@@ -18,7 +18,12 @@ export const HOUR = 3600;
 export const DAY = 86_400;
 
 /** Minute starts (unix seconds) a batch's rows touch, per rollup family. */
-export type DirtyBuckets = { readonly pool: readonly number[]; readonly referral: readonly number[] };
+export type DirtyBuckets = {
+  readonly pool: readonly number[];
+  readonly referral: readonly number[];
+  /** The pools whose swaps the batch holds (their rows alone change in those minutes); "all": not known. */
+  readonly pools?: readonly string[] | "all";
+};
 
 const floorTo = (t: number, step: number) => t - (((t % step) + step) % step);
 
@@ -33,7 +38,13 @@ export function dirtyBuckets(rows: FactRows): DirtyBuckets {
   minutesOf(rows.swaps, pool);
   minutesOf(rows.referral_fees, referral);
   minutesOf(rows.vault_withdrawals, referral);
-  return { pool: [...pool].sort((a, b) => a - b), referral: [...referral].sort((a, b) => a - b) };
+  const pools = new Set<string>();
+  for (const r of rows.swaps ?? []) if (r.pool !== null) pools.add(r.pool);
+  return {
+    pool: [...pool].sort((a, b) => a - b),
+    referral: [...referral].sort((a, b) => a - b),
+    pools: [...pools].sort(),
+  };
 }
 
 /**
@@ -123,9 +134,14 @@ const inBuckets = (expr: string) =>
   `${expr} >= toDateTime({lo:UInt32}, 'UTC') AND ${expr} < toDateTime({hi:UInt32}, 'UTC')
    AND ({all:UInt8} = 1 OR has({buckets:Array(UInt32)}, toUInt32(STEP(${expr}))))`;
 
+/** Pool rows to rewrite: those of the batch's pools (a pool's rows depend on its own facts alone). */
+const POOL_KEYS = "({allPools:UInt8} = 1 OR pool IN {pools:Array(String)})";
+
 type Family = {
   readonly prefix: "pool_rollup" | "referral_rollup" | "dex_rollup";
   readonly key: string;
+  /** Extra filter of the coarser rebuilds (the pool family: only the dirty pools). */
+  readonly keyFilter?: string;
   /** The minute rebuild from facts. */
   readonly fromFacts: string;
   readonly merge: string;
@@ -135,8 +151,9 @@ const POOL: Family = {
   prefix: "pool_rollup",
   key: "pool",
   fromFacts: `SELECT pool, toStartOfMinute(utime) AS bucket, ${LEG_AGGREGATES_SQL}, ${VERSION} AS version
-    FROM (${swapLegsSql(inBuckets("utime").replace("STEP", "toStartOfMinute"))})
+    FROM (${swapLegsSql(`${inBuckets("utime").replace("STEP", "toStartOfMinute")} AND ${POOL_KEYS}`)})
     GROUP BY pool, bucket`,
+  keyFilter: POOL_KEYS,
   merge: POOL_MERGE_SQL,
 };
 
@@ -187,7 +204,7 @@ function coarser(f: Family, from: "1m" | "1h", to: "1h" | "1d", step: string): s
         : `${step}(bucket) AS b, ${f.merge}`;
   return `INSERT INTO ${f.prefix}_${to} (${cols})
     SELECT ${select}, ${VERSION} AS version FROM ${f.prefix}_${from} FINAL
-    WHERE ${inBuckets("bucket").replace("STEP", step)}
+    WHERE ${inBuckets("bucket").replace("STEP", step)}${f.keyFilter === undefined ? "" : ` AND ${f.keyFilter}`}
     GROUP BY ${f.key === "" ? "b" : `${f.key}, b`}`;
 }
 
@@ -197,19 +214,24 @@ export type BucketSet = {
   readonly buckets: readonly number[] | "all";
 };
 
-const params = (s: BucketSet) => ({
+type Pools = readonly string[] | "all";
+
+const params = (s: BucketSet, pools: Pools) => ({
   lo: s.lo,
   hi: s.hi,
   all: s.buckets === "all" ? 1 : 0,
   buckets: s.buckets === "all" ? [] : s.buckets,
+  allPools: pools === "all" ? 1 : 0,
+  pools: pools === "all" ? [] : pools,
 });
 
 /** Rewrites the minutes of `minutes` (then their hours and days) of one family from the facts. */
-async function rebuild(store: Store, f: Family, minutes: BucketSet): Promise<void> {
-  await store.command(`INSERT INTO ${f.prefix}_1m (${COLUMNS[f.prefix]}) ${f.fromFacts}`, params(minutes));
+async function rebuild(store: Store, f: Family, minutes: BucketSet, pools: Pools = "all"): Promise<void> {
+  const sql = `INSERT INTO ${f.prefix}_1m (${COLUMNS[f.prefix]}) ${f.fromFacts}`;
+  await store.command(sql, params(minutes, pools));
   const hours = widen(minutes, HOUR);
-  await store.command(coarser(f, "1m", "1h", "toStartOfHour"), params(hours));
-  await store.command(coarser(f, "1h", "1d", "toStartOfDay"), params(widen(hours, DAY)));
+  await store.command(coarser(f, "1m", "1h", "toStartOfHour"), params(hours, pools));
+  await store.command(coarser(f, "1h", "1d", "toStartOfDay"), params(widen(hours, DAY), pools));
 }
 
 /** The coarser buckets holding `s`'s buckets. */
@@ -231,7 +253,7 @@ function setOf(minutes: readonly number[]): BucketSet | null {
 export async function refreshRollups(store: Store, dirty: DirtyBuckets): Promise<void> {
   const pool = setOf(dirty.pool);
   if (pool !== null) {
-    await rebuild(store, POOL, pool);
+    await rebuild(store, POOL, pool, dirty.pools ?? "all");
     await rebuild(store, DEX, pool);
   }
   const referral = setOf(dirty.referral);
@@ -259,7 +281,7 @@ async function minutesAfter(store: Store, after: number): Promise<DirtyBuckets> 
   const fees = await q(m("referral_fees"));
   const withdrawals = await q(m("vault_withdrawals"));
   const referral = [...new Set([...fees, ...withdrawals].map((r) => r.m))].sort((a, b) => a - b);
-  return { pool, referral };
+  return { pool, referral, pools: "all" };
 }
 
 /**

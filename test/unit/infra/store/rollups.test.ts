@@ -12,16 +12,16 @@ import {
 const D = 1_763_683_200; // a day start (2025-11-21T00:00:00Z)
 
 test("dirty buckets: the minutes of swaps, and of fees and withdrawals, sorted and unique", (t) => {
-  const at = (utime: number) => ({ utime }) as never;
+  const at = (utime: number, pool: string | null = "0:P") => ({ utime, pool }) as never;
   t.deepEqual(
     dirtyBuckets({
-      swaps: [at(D + 61), at(D + 119), at(D + 5)],
+      swaps: [at(D + 61), at(D + 119, "0:Q"), at(D + 5), at(D + 7, null)],
       referral_fees: [at(D + 3600)],
       vault_withdrawals: [at(D + 3659), at(D - 1)],
     }),
-    { pool: [D, D + 60], referral: [D - 60, D + 3600] },
+    { pool: [D, D + 60], referral: [D - 60, D + 3600], pools: ["0:P", "0:Q"] },
   );
-  t.deepEqual(dirtyBuckets({ blocks: [] }), { pool: [], referral: [] });
+  t.deepEqual(dirtyBuckets({ blocks: [] }), { pool: [], referral: [], pools: [] });
 });
 
 /** Every second of [since, until] is covered by exactly one piece, each piece aligned to its level. */
