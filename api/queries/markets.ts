@@ -15,7 +15,7 @@ import {
   type Market,
   markets,
 } from "../mappers/markets.ts";
-import type { PoolMarketRecord, RawAddress } from "../read-model.ts";
+import type { PoolMarketRecord, RawAddress, TradeFilter, TradeRecord } from "../read-model.ts";
 
 export const DAY_SECONDS = 86_400;
 /** historical_trades without `limit`. */
@@ -54,6 +54,27 @@ export async function geckoTickers(deps: ApiDeps) {
   return list.map((m) => geckoTickerEntry(m, byPool.get(m.pool.address)));
 }
 
+/** Look-back steps before the whole range (a day, a week, 30 days), from the window's end or the head. */
+const LOOK_BACK_SECONDS = [DAY_SECONDS, 7 * DAY_SECONDS, 30 * DAY_SECONDS];
+
+/**
+ * The newest `limit` trades of the filter: first over the last day before its end (or the newest indexed
+ * block), widening while fewer than `limit` come back. A narrower window that fills the limit holds the
+ * newest trades (anything outside it is older), so the answer equals one query over the whole range,
+ * which on a long history reads every granule of a busy pool.
+ */
+async function newestTrades(deps: ApiDeps, f: TradeFilter): Promise<TradeRecord[]> {
+  const head = await deps.data.getIndexedHead();
+  const end = Math.min(f.until, head?.utime ?? f.until);
+  for (const back of LOOK_BACK_SECONDS) {
+    const since = end - back + 1;
+    if (since <= f.since) break;
+    const trades = await deps.data.getTrades({ ...f, since });
+    if (trades.length >= f.limit) return trades;
+  }
+  return deps.data.getTrades(f);
+}
+
 export type TradesQuery = {
   ticker_id: RawAddress;
   type?: "buy" | "sell";
@@ -77,7 +98,7 @@ export async function geckoHistoricalTrades(deps: ApiDeps, q: TradesQuery) {
   const trades =
     since > until
       ? []
-      : await deps.data.getTrades({
+      : await newestTrades(deps, {
           pool: m.pool.address,
           since,
           until: Math.min(until, 0xffff_ffff),
