@@ -75,17 +75,8 @@ export function liquidityTags(usd: number | null): string[] {
 
 export type PricedCatalogue = { assets: AssetRecord[]; pools: PoolRecord[] };
 
-/** TVL history (queries/tvl.ts): one point per interval boundary `at` (unix seconds). */
-export type TvlInterval = "hour" | "day";
-export type TvlPoint = { at: number; tvlUsd: number | null; untrackedTvlUsd: number | null };
-export type TvlHistory = { since: number; until: number; interval: TvlInterval; points: TvlPoint[] };
-
-export function priceCatalogue(
-  assets: readonly AssetRecord[],
-  pools: readonly PoolRecord[],
-  pricing: PricingConfig,
-  windows: PoolUsdWindows | null,
-): PricedCatalogue {
+/** The pools pricing can use: both tokens and a state known. */
+export function pricingPools(pools: readonly PoolRecord[]): PricingPool[] {
   const priced: PricingPool[] = [];
   for (const p of pools) {
     if (p.token0 === null || p.token1 === null || p.state === null) continue;
@@ -97,6 +88,21 @@ export function priceCatalogue(
       deprecated: p.deprecated,
     });
   }
+  return priced;
+}
+
+/** TVL history (queries/tvl.ts): one point per interval boundary `at` (unix seconds). */
+export type TvlInterval = "hour" | "day";
+export type TvlPoint = { at: number; tvlUsd: number | null; untrackedTvlUsd: number | null };
+export type TvlHistory = { since: number; until: number; interval: TvlInterval; points: TvlPoint[] };
+
+export function priceCatalogue(
+  assets: readonly AssetRecord[],
+  pools: readonly PoolRecord[],
+  pricing: PricingConfig,
+  windows: PoolUsdWindows | null,
+): PricedCatalogue {
+  const priced = pricingPools(pools);
   const book = new PriceBook(poolIndex(priced), pricing, windows === null ? {} : { at: windows.until });
   const tvl = dexTvl(book, priced).pools;
   const liquidity = new Map<RawAddress, number>();

@@ -9,7 +9,7 @@ import type { PoolState } from "../../dex/amm/index.ts";
 import { type DexTvl, dexTvl, PriceBook, type PricingPool, poolIndex } from "../../dex/pricing/index.ts";
 import type { ApiDeps } from "../deps.ts";
 import { BadRequestError, NotFoundError } from "../errors.ts";
-import type { TvlHistory, TvlInterval, TvlPoint } from "../pricing.ts";
+import { pricingPools, type TvlHistory, type TvlInterval, type TvlPoint } from "../pricing.ts";
 import type { RawAddress } from "../read-model.ts";
 
 const STEP: Record<TvlInterval, number> = { hour: 3_600, day: 86_400 };
@@ -47,17 +47,7 @@ export async function dexTvlAt(deps: ApiDeps, at: number): Promise<number | null
   if (head !== null && at >= head.utime && deps.pricing !== undefined) {
     // Nothing happened after the newest indexed transaction: the pools' latest states (the reference
     // lists the API keeps in memory), not a scan of the state history.
-    const priced: PricingPool[] = [];
-    for (const p of await deps.data.listPools()) {
-      if (p.token0 === null || p.token1 === null || p.state === null) continue;
-      priced.push({
-        address: p.address,
-        token0: p.token0,
-        token1: p.token1,
-        state: p.state,
-        deprecated: p.deprecated,
-      });
-    }
+    const priced = pricingPools(await deps.data.listPools());
     return valued(dexTvl(new PriceBook(poolIndex(priced), deps.pricing, { at }), priced))?.tvlUsd ?? null;
   }
   const [point] = await tvlPoints(deps, { first: at, last: at, step: 1 });

@@ -3,15 +3,13 @@
  * pool's last state at or before the first boundary, then its last state in each later step (the first
  * boundary at or after the transaction's time: `ceil(utime / step) · step`). Carried forward by the caller.
  */
-import { z } from "zod";
 import { poolStateOfColumns } from "../../../dex/pool-state-row.ts";
 import type { Store } from "../../../infra/store/client.ts";
-import { POOL_TYPES } from "../../../schemas/pool-types.ts";
 import type { PoolStatePoint } from "../../read-model.ts";
-import { big, seconds, str } from "./common.ts";
+import { seconds, str } from "./common.ts";
+import { STATE_COLUMNS, stateRow } from "./pools.ts";
 
-const COLUMNS = `pool, pool_type, reserve0, reserve1, lp_supply, lp_fee_bps, protocol_fee_bps, ref_fee_bps,
-  collected_protocol_fee0, collected_protocol_fee1, is_locked, amp, rate, w0`;
+const COLUMNS = `pool, ${STATE_COLUMNS}`;
 
 const BEFORE_SQL = `SELECT ${COLUMNS}, {first:UInt32} AS at
 FROM pool_states FINAL
@@ -26,23 +24,7 @@ WHERE utime > toDateTime({first:UInt32}, 'UTC') AND utime <= toDateTime({until:U
 ORDER BY pool, at, lt DESC
 LIMIT 1 BY pool, at`;
 
-const row = z.object({
-  pool: str,
-  pool_type: z.enum(POOL_TYPES),
-  reserve0: big,
-  reserve1: big,
-  lp_supply: big,
-  lp_fee_bps: z.number().int(),
-  protocol_fee_bps: z.number().int(),
-  ref_fee_bps: z.number().int(),
-  collected_protocol_fee0: big,
-  collected_protocol_fee1: big,
-  is_locked: z.boolean(),
-  amp: big,
-  rate: big,
-  w0: big,
-  at: seconds,
-});
+const row = stateRow.extend({ pool: str, at: seconds });
 
 export async function selectPoolStateTimeline(
   store: Store,
