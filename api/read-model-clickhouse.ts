@@ -24,8 +24,8 @@ import type { RawTransaction } from "../schemas/raw-transaction.ts";
 import { norm } from "./queries/sql/common.ts";
 import { selectFeedEvents, selectFeedHead } from "./queries/sql/feed.ts";
 import { selectPoolMarkets, selectTrades } from "./queries/sql/markets.ts";
-import { toOperationRecord } from "./queries/sql/operation-records.ts";
-import { selectOperationRows, selectStatesAt, selectTracePaths } from "./queries/sql/operations.ts";
+import { toOperationRecords } from "./queries/sql/operation-records.ts";
+import { selectOperationRows } from "./queries/sql/operations.ts";
 import { selectPools } from "./queries/sql/pools.ts";
 import { selectFeeVaults, selectLpPositions } from "./queries/sql/positions.ts";
 import { selectPoolUsdWindows } from "./queries/sql/pricing.ts";
@@ -100,19 +100,7 @@ export class ClickHouseReadModel implements DexReadModel {
   async getWalletOperations(wallet: RawAddress, filter: OperationFilter): Promise<OperationRecord[]> {
     const owner = norm(wallet);
     const rows = await selectOperationRows(this.store, owner, filter);
-    if (rows.length === 0) return [];
-    const keys = rows.flatMap((o) => [
-      { pool: o.pool, lt: o.lt },
-      ...(o.lt > 0n ? [{ pool: o.pool, lt: o.lt - 1n }] : []),
-    ]);
-    const [states, paths] = await Promise.all([
-      selectStatesAt(this.store, keys),
-      selectTracePaths(
-        this.store,
-        rows.map((o) => o.tx_hash),
-      ),
-    ]);
-    return rows.flatMap((o) => toOperationRecord(o, { wallet: owner, states, paths }) ?? []);
+    return toOperationRecords(this.store, rows, () => owner);
   }
 
   getWalletLpPositions(wallet: RawAddress): Promise<LpPositionRecord[]> {

@@ -14,12 +14,10 @@ import {
   selectLastClose,
   type Timeframe,
 } from "./queries/sql/ohlcv.ts";
-import { type OperationContext, toOperationRecord } from "./queries/sql/operation-records.ts";
+import { toOperationRecords } from "./queries/sql/operation-records.ts";
 import {
   type OperationRow,
   selectReferralOperationRows,
-  selectStatesAt,
-  selectTracePaths,
   selectWindowOperationRows,
 } from "./queries/sql/operations.ts";
 import {
@@ -115,23 +113,7 @@ export class ClickHouseStatsReadModel implements StatsReadModel {
   }
 
   /** Operation rows → records, each seen from its own user (the wallet that started it). */
-  private async records(rows: readonly OperationRow[]): Promise<OperationRecord[]> {
-    if (rows.length === 0) return [];
-    const keys = rows.flatMap((o) => [
-      { pool: o.pool, lt: o.lt },
-      ...(o.lt > 0n ? [{ pool: o.pool, lt: o.lt - 1n }] : []),
-    ]);
-    const [states, paths] = await Promise.all([
-      selectStatesAt(this.store, keys),
-      selectTracePaths(
-        this.store,
-        rows.map((o) => o.tx_hash),
-      ),
-    ]);
-    return rows.flatMap((o) => {
-      if (o.op_wallet === null) return [];
-      const ctx: OperationContext = { wallet: o.op_wallet, states, paths };
-      return toOperationRecord(o, ctx) ?? [];
-    });
+  private records(rows: readonly OperationRow[]): Promise<OperationRecord[]> {
+    return toOperationRecords(this.store, rows, (o) => o.op_wallet);
   }
 }

@@ -31,9 +31,17 @@
  *   payout, an intermediate transaction or the pool transaction itself.
  */
 import { CURVES, type Direction, type PoolState } from "../../../dex/amm/index.ts";
+import type { Store } from "../../../infra/store/client.ts";
 import type { OperationRecord, OperationType, RawAddress } from "../../read-model.ts";
 import { type AssetRef, assetAddress, max0 } from "./common.ts";
-import { type KeyedState, type OperationRow, stateKey, type WalletTx } from "./operations.ts";
+import {
+  type KeyedState,
+  type OperationRow,
+  selectStatesAt,
+  selectTracePaths,
+  stateKey,
+  type WalletTx,
+} from "./operations.ts";
 import { toPoolState } from "./pools.ts";
 
 /** Exit names of liquidity operations the classifier does not name (mint, burn, refund). */
@@ -172,6 +180,33 @@ const nullable =
 
 const diff = (after: bigint | undefined, before: bigint | undefined): bigint | null =>
   after === undefined || before === undefined ? null : after - before;
+
+/**
+ * Operation rows → records: the pool's states at and before each pool transaction and each trace's path are
+ * read in one go; each row is seen from `walletOf(row)` (rows it answers null for are left out).
+ */
+export async function toOperationRecords(
+  store: Store,
+  rows: readonly OperationRow[],
+  walletOf: (o: OperationRow) => RawAddress | null,
+): Promise<OperationRecord[]> {
+  if (rows.length === 0) return [];
+  const keys = rows.flatMap((o) => [
+    { pool: o.pool, lt: o.lt },
+    ...(o.lt > 0n ? [{ pool: o.pool, lt: o.lt - 1n }] : []),
+  ]);
+  const [states, paths] = await Promise.all([
+    selectStatesAt(store, keys),
+    selectTracePaths(
+      store,
+      rows.map((o) => o.tx_hash),
+    ),
+  ]);
+  return rows.flatMap((o) => {
+    const wallet = walletOf(o);
+    return wallet === null ? [] : (toOperationRecord(o, { wallet, states, paths }) ?? []);
+  });
+}
 
 /** The record, or null when neither the operation nor its pool names the router. */
 export function toOperationRecord(o: OperationRow, ctx: OperationContext): OperationRecord | null {
