@@ -4,10 +4,14 @@
  * means nothing a reader sees has changed.
  *
  * - In one process: a counter (`localDataVersion`).
- * - Across processes (`redisDataVersion`): the counter is a Redis key, INCR'd by every `process` replica
+ * - Across processes (`redisDataVersion`): the version is a Redis key, raised by every `process` replica
  *   after its write; every `serve` replica polls it, so a commit invalidates every replica's memo within one
- *   poll interval. While Redis cannot be read, `current()` returns a value never returned before on every
- *   call: nothing is memoized, every request goes to the store, as it would without a memo.
+ *   poll interval. A version must never come back: Redis runs without persistence (a cache), and a counter
+ *   restarting from 0 after a Redis restart would make a memo or snapshot taken at that old value look
+ *   current again. So a raise sets max(old + 1, now in ms), and a missing key (no commit since Redis
+ *   started) counts as unknown. While the version is unknown or Redis cannot be read, `current()` returns
+ *   a value never returned before on every call: nothing is memoized, every request goes to the store, as
+ *   it would without a memo.
  */
 import type { Redis } from "ioredis";
 
@@ -18,6 +22,12 @@ export type DataVersion = {
 };
 
 export const DATA_VERSION_KEY = "tondex:data_version";
+
+/** Atomically: version := max(version + 1, ARGV[1]) (ARGV[1]: the writer's clock in ms); returns it. */
+const RAISE = `local v = tonumber(redis.call('GET', KEYS[1]) or '0')
+local n = math.max(v + 1, tonumber(ARGV[1]))
+redis.call('SET', KEYS[1], string.format('%d', n))
+return n`;
 
 export function localDataVersion(): DataVersion {
   let version = 0;
@@ -43,7 +53,7 @@ export function redisDataVersion(
   const poll = async () => {
     try {
       const text = await client.get(DATA_VERSION_KEY);
-      known = text === null ? 0 : Number(text);
+      known = text === null ? null : Number(text);
     } catch (error) {
       known = null;
       options.onError?.(error);
@@ -55,7 +65,7 @@ export function redisDataVersion(
     current: () => known ?? --unknown,
     async bump() {
       try {
-        known = await client.incr(DATA_VERSION_KEY);
+        known = Number(await client.eval(RAISE, 1, DATA_VERSION_KEY, String(Date.now())));
       } catch (error) {
         known = null;
         options.onError?.(error);
