@@ -24,8 +24,8 @@ import { poolDataCell as v2DataCell } from "../../ingest/devnet/contracts/stonfi
 import type { FactTableName, PoolRow, PoolStateRow } from "../../schemas/facts.ts";
 import { mainnetChainData, onchainContent, traceJettonWallets } from "../helpers/mainnet-chain-data.ts";
 import { prng } from "../helpers/prng.ts";
-import { chainStateHandlers, type GetMethodAnswer } from "../helpers/toncenter/chain-state.ts";
 import { type Fault, startStandin } from "../helpers/toncenter/blocks.ts";
+import { chainStateHandlers, type GetMethodAnswer } from "../helpers/toncenter/chain-state.ts";
 import { loadAllTraces } from "../helpers/traces.ts";
 
 const exec = promisify(execFile);
