@@ -23,6 +23,12 @@ import {
   latestBlockResponse,
   pairResponse,
 } from "../../schemas/api/dexscreener.ts";
+import {
+  cmcResponse,
+  geckoPairsResponse,
+  geckoTickersResponse,
+  geckoTradesResponse,
+} from "../../schemas/api/markets.ts";
 import { poolListResponse, poolResponse } from "../../schemas/api/pools.ts";
 import {
   jettonAddressResponse,
@@ -843,6 +849,30 @@ function devnetRoutes(
     ...statsCases(`since=${since}&until=${until}`, fr(c.referrer)),
     ohlcvCase(fr(pool.address)),
     ...tvlCases(fr(pool.address)),
+    ...["/export/cmc/v1", "/export/aggregator_a/v1"].map((path) => ({
+      method: "GET" as const,
+      template: path,
+      path,
+      schema: cmcResponse,
+    })),
+    {
+      method: "GET",
+      template: "/export/coingecko/v1/pairs",
+      path: "/export/coingecko/v1/pairs",
+      schema: geckoPairsResponse,
+    },
+    {
+      method: "GET",
+      template: "/export/coingecko/v1/tickers",
+      path: "/export/coingecko/v1/tickers",
+      schema: geckoTickersResponse,
+    },
+    {
+      method: "GET",
+      template: "/export/coingecko/v1/historical_trades",
+      path: `/export/coingecko/v1/historical_trades?ticker_id=${fr(pool.address)}&limit=10`,
+      schema: geckoTradesResponse,
+    },
     ...["/export/dexscreener/v1", "/export/aggregator_b/v1"].flatMap((base) => [
       {
         method: "GET" as const,
