@@ -15,7 +15,7 @@ import {
   type FactTableName,
 } from "../../schemas/facts.ts";
 import type { Store, TableRows } from "./client.ts";
-import { dirtyBuckets, refreshRollups } from "./rollups.ts";
+import { dirtyBuckets, isClean, refreshRollups } from "./rollups.ts";
 
 export type { CursorRow };
 /** Where a batch leaves its partition; the writer stamps `written_at`. */
@@ -49,7 +49,7 @@ export async function writeBatch(
   const writtenAt = Math.floor((options.now ?? Date.now)() / 1000);
   const cursorRow = { table: cursor.name, rows: [{ ...position, written_at: writtenAt }] };
   const dirty = dirtyBuckets(rows);
-  if (dirty.pool.length === 0 && dirty.referral.length === 0) {
+  if (isClean(dirty)) {
     // In order, stopping at the first failure: the cursor is written only after every fact.
     await store.insertAll([...inserts, cursorRow]);
   } else {

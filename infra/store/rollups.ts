@@ -10,7 +10,7 @@
  * after the stored cursor (a crash between the facts and the cursor). Proof in infra/README.md "Rollups".
  */
 import { z } from "zod";
-import type { FactRows } from "../../schemas/facts.ts";
+import { type FactRows, poolStates } from "../../schemas/facts.ts";
 import type { Store } from "./client.ts";
 
 export const MINUTE = 60;
@@ -23,9 +23,18 @@ export type DirtyBuckets = {
   readonly referral: readonly number[];
   /** The pools whose swaps the batch holds (their rows alone change in those minutes); "all": not known. */
   readonly pools?: readonly string[] | "all";
+  /** Minutes of the batch's pool states (the pool-state rollups); absent: none. */
+  readonly state?: readonly number[];
+  /** The pools of those states; "all": not known. */
+  readonly statePools?: readonly string[] | "all";
 };
 
+/** Whether a batch touches no rollup at all. */
+export const isClean = (d: DirtyBuckets): boolean =>
+  d.pool.length === 0 && d.referral.length === 0 && (d.state?.length ?? 0) === 0;
+
 const floorTo = (t: number, step: number) => t - (((t % step) + step) % step);
+const ceilTo = (t: number, step: number) => floorTo(t + step - 1, step);
 
 function minutesOf(rows: readonly { utime: number }[] | undefined, into: Set<number>): void {
   for (const r of rows ?? []) into.add(floorTo(r.utime, MINUTE));
@@ -40,12 +49,28 @@ export function dirtyBuckets(rows: FactRows): DirtyBuckets {
   minutesOf(rows.vault_withdrawals, referral);
   const pools = new Set<string>();
   for (const r of rows.swaps ?? []) if (r.pool !== null) pools.add(r.pool);
-  return {
+  const out = {
     pool: [...pool].sort((a, b) => a - b),
     referral: [...referral].sort((a, b) => a - b),
     pools: [...pools].sort(),
   };
+  if ((rows.pool_states?.length ?? 0) === 0) return out;
+  const state = new Set<number>();
+  minutesOf(rows.pool_states, state);
+  const statePools = [...new Set((rows.pool_states ?? []).map((r) => r.pool))].sort();
+  return { ...out, state: [...state].sort((a, b) => a - b), statePools };
 }
+
+/** The maker of a swap leg: the user wallet behind it (maker, else the route's sender, else the sender). */
+const WALLET_SQL = "coalesce(maker, route_sender, sender, '')";
+
+/**
+ * The makers of the swap legs matching `where` (the same filter as swapLegsSql's, on the same aliases), read
+ * without FINAL: a superset of the deduplicated legs' makers, which is all an id lookup or assignment needs.
+ */
+const walletsOfSql = (where: string) => `
+  SELECT ${WALLET_SQL} AS wallet FROM (SELECT maker, route_sender, sender, ifNull(pool, '') AS pool, utime FROM swaps
+  WHERE pool != '' AND (${where}))`;
 
 /**
  * One executed-or-not swap leg per row, of the swaps matching `where` (applied inside, on the sorting key
@@ -53,8 +78,11 @@ export function dirtyBuckets(rows: FactRows): DirtyBuckets {
  * names to SELECT aliases first, so the filters are written on the aliases), oriented on the pool's two router wallets sorted as strings
  * (token_a < token_b), so a bucket needs no join. Shared by the minute rebuild and the API's reads of
  * the sub-minute edges of a window (api/queries/stats.ts), so both aggregate the same definition.
+ * `wallet_id` is the maker's dense id (wallet_ids, `assignWalletIds`); 0 only for a wallet not assigned yet
+ * (facts written and not yet rolled up: the rollup rebuild assigns before it aggregates).
  */
 export const swapLegsSql = (where: string) => `
+  SELECT legs.*, ifNull(ids.id, 0) AS wallet_id FROM (
   SELECT ifNull(pool, '') AS pool, utime, dex, router,
     ifNull(offer_router_wallet, '') AS ow, ifNull(ask_router_wallet, '') AS aw,
     least(ow, aw) AS token_a, greatest(ow, aw) AS token_b,
@@ -66,13 +94,14 @@ export const swapLegsSql = (where: string) => `
     protocol_fee IS NULL AS protocol_fee_null,
     if(aw = token_a, ifNull(referral_fee, toUInt256(0)), toUInt256(0)) AS referral_fee_a,
     if(aw = token_a, toUInt256(0), ifNull(referral_fee, toUInt256(0))) AS referral_fee_b,
-    coalesce(maker, route_sender, sender, '') AS wallet,
+    ${WALLET_SQL} AS wallet,
     (mc_seqno, lt, id) AS ord,
     if(amount_a > 0 AND amount_b > 0, toFloat64(amount_b) / toFloat64(amount_a), NULL) AS price,
     ifNull(volume_usd, 0) AS leg_volume_usd, volume_usd IS NULL AS leg_volume_usd_null,
     ifNull(untracked_volume_usd, 0) AS leg_untracked_volume_usd, ifNull(lp_fee_usd, 0) AS leg_lp_fee_usd
   FROM swaps FINAL
-  WHERE pool != '' AND (${where})`;
+  WHERE pool != '' AND (${where})) AS legs
+  LEFT JOIN (SELECT wallet, id FROM wallet_ids WHERE wallet IN (${walletsOfSql(where)})) AS ids USING wallet`;
 
 /** Aggregates of legs (swapLegsSql) into one rollup row's columns, in the table's column order. */
 export const LEG_AGGREGATES_SQL = `
@@ -83,7 +112,7 @@ export const LEG_AGGREGATES_SQL = `
     sumIf(protocol_fee_a, ok) AS protocol_fee_a, sumIf(protocol_fee_b, ok) AS protocol_fee_b,
     countIf(ok AND protocol_fee_null) AS protocol_fee_unknown,
     sumIf(referral_fee_a, ok) AS referral_fee_a, sumIf(referral_fee_b, ok) AS referral_fee_b,
-    uniqExactStateIf(wallet, ok) AS wallets,
+    groupBitmapStateIf(wallet_id, ok) AS wallet_bitmap,
     argMinStateIf((amount_a, amount_b), ord, ok) AS open,
     argMaxStateIf((amount_a, amount_b), ord, ok) AS close,
     max(if(ok, price, NULL)) AS high, min(if(ok, price, NULL)) AS low,
@@ -99,7 +128,7 @@ export const POOL_MERGE_SQL = `
     sum(protocol_fee_a) AS protocol_fee_a, sum(protocol_fee_b) AS protocol_fee_b,
     sum(protocol_fee_unknown) AS protocol_fee_unknown,
     sum(referral_fee_a) AS referral_fee_a, sum(referral_fee_b) AS referral_fee_b,
-    uniqExactMergeState(wallets) AS wallets,
+    groupBitmapMergeState(wallet_bitmap) AS wallet_bitmap,
     argMinMergeState(open) AS open, argMaxMergeState(close) AS close,
     max(high) AS high, min(low) AS low,
     sum(volume_usd) AS volume_usd, sum(untracked_volume_usd) AS untracked_volume_usd,
@@ -172,12 +201,12 @@ const DEX: Family = {
   prefix: "dex_rollup",
   key: "",
   fromFacts: `SELECT toStartOfMinute(utime) AS bucket, countIf(ok) AS trades, countIf(NOT ok) AS not_executed,
-      uniqExactStateIf(wallet, ok) AS wallets, sumIf(leg_volume_usd, ok) AS volume_usd,
+      groupBitmapStateIf(wallet_id, ok) AS wallet_bitmap, sumIf(leg_volume_usd, ok) AS volume_usd,
       sumIf(leg_untracked_volume_usd, ok) AS untracked_volume_usd, sumIf(leg_lp_fee_usd, ok) AS lp_fee_usd,
       countIf(ok AND leg_volume_usd_null) AS volume_usd_unknown, ${VERSION} AS version
     FROM (${swapLegsSql(inBuckets("utime").replace("STEP", "toStartOfMinute"))})
     GROUP BY bucket`,
-  merge: `sum(trades) AS trades, sum(not_executed) AS not_executed, uniqExactMergeState(wallets) AS wallets,
+  merge: `sum(trades) AS trades, sum(not_executed) AS not_executed, groupBitmapMergeState(wallet_bitmap) AS wallet_bitmap,
     sum(volume_usd) AS volume_usd, sum(untracked_volume_usd) AS untracked_volume_usd,
     sum(lp_fee_usd) AS lp_fee_usd, sum(volume_usd_unknown) AS volume_usd_unknown`,
 };
@@ -186,12 +215,12 @@ const DEX: Family = {
 const COLUMNS: Record<Family["prefix"], string> = {
   pool_rollup:
     "pool, bucket, dex, router, token_a, token_b, trades, not_executed, volume_a, volume_b, protocol_fee_a, " +
-    "protocol_fee_b, protocol_fee_unknown, referral_fee_a, referral_fee_b, wallets, open, close, high, low, " +
+    "protocol_fee_b, protocol_fee_unknown, referral_fee_a, referral_fee_b, wallet_bitmap, open, close, high, low, " +
     "volume_usd, untracked_volume_usd, lp_fee_usd, volume_usd_unknown, version",
   referral_rollup:
     "referrer, bucket, asset_router_wallet, dex, asset_kind, asset_master, accrued, accruals, withdrawn, withdrawals, version",
   dex_rollup:
-    "bucket, trades, not_executed, wallets, volume_usd, untracked_volume_usd, lp_fee_usd, volume_usd_unknown, version",
+    "bucket, trades, not_executed, wallet_bitmap, volume_usd, untracked_volume_usd, lp_fee_usd, volume_usd_unknown, version",
 };
 
 function coarser(f: Family, from: "1m" | "1h", to: "1h" | "1d", step: string): string {
@@ -206,6 +235,69 @@ function coarser(f: Family, from: "1m" | "1h", to: "1h" | "1d", step: string): s
     SELECT ${select}, ${VERSION} AS version FROM ${f.prefix}_${from} FINAL
     WHERE ${inBuckets("bucket").replace("STEP", step)}${f.keyFilter === undefined ? "" : ` AND ${f.keyFilter}`}
     GROUP BY ${f.key === "" ? "b" : `${f.key}, b`}`;
+}
+
+/**
+ * Gives every maker of the swaps in `minutes` (of `pools`) that has no id yet the next dense ids (from 1, in
+ * address order within the call). Wallets that have one keep it, so running it again (a re-delivered batch,
+ * the start-up catch-up, a backfill) assigns nothing twice. Correct with one writer at a time, which the
+ * processor is (processors/README.md: one partition, one runtime reading it).
+ */
+async function assignWalletIds(store: Store, minutes: BucketSet, pools: Pools): Promise<void> {
+  const where = `${inBuckets("utime").replace("STEP", "toStartOfMinute")} AND ${POOL_KEYS}`;
+  await store.command(
+    `INSERT INTO wallet_ids (wallet, id)
+     SELECT wallet, toUInt32((SELECT max(id) FROM wallet_ids) + row_number() OVER (ORDER BY wallet)) AS id
+     FROM (SELECT DISTINCT wallet FROM (${walletsOfSql(where)}))
+     WHERE wallet NOT IN (SELECT wallet FROM wallet_ids WHERE wallet IN (${walletsOfSql(where)}))`,
+    params(minutes, pools),
+  );
+}
+
+/** The state columns of a pool_states row (the rest place it: pool, lt, transaction, time). */
+export const POOL_STATE_COLUMNS = Object.keys(poolStates.columns)
+  .filter((c) => !["pool", "lt", "tx_hash", "mc_seqno", "utime"].includes(c))
+  .join(", ");
+
+/** The boundary a time belongs to as a state: the first multiple of `step` at or after it. */
+const ceilSql = (expr: string, step: number) =>
+  `toDateTime(intDiv(toUInt32(${expr}) + ${step - 1}, ${step}) * ${step}, 'UTC')`;
+
+/**
+ * Rewrites the pool-state rollups of the states in `minutes` (of `pools`): per pool and hour boundary `at`
+ * the last state (greatest lt) with utime in (at − 1 h, at], then per day boundary the last of its hours.
+ * A rebuild from part of a bucket writes a row with a smaller lt than a full one, and ReplacingMergeTree(lt)
+ * keeps the greatest: every state is read by some rebuild, so the bucket's last state is always the one kept.
+ */
+async function rebuildStates(store: Store, minutes: BucketSet, pools: Pools): Promise<void> {
+  const filter = `${inBuckets("utime").replace("STEP", "toStartOfMinute")} AND ${POOL_KEYS}`;
+  await store.command(
+    `INSERT INTO pool_state_rollup_1h (pool, at, lt, utime, ${POOL_STATE_COLUMNS})
+     SELECT pool, ${ceilSql("utime", HOUR)} AS at, lt, utime, ${POOL_STATE_COLUMNS}
+     FROM pool_states FINAL WHERE ${filter}
+     ORDER BY pool, at, lt DESC LIMIT 1 BY pool, at`,
+    params(minutes, pools),
+  );
+  // The days of those states (a state at t belongs to day ceil(t), through hour ceil(t)); their hours lie in
+  // (ceil(lo) − 1 day, ceil(hi − 1)]; `days` names them unless every bucket is dirty.
+  const days =
+    minutes.buckets === "all"
+      ? []
+      : [...new Set(minutes.buckets.flatMap((m) => [ceilTo(m, DAY), ceilTo(m + MINUTE - 1, DAY)]))];
+  await store.command(
+    `INSERT INTO pool_state_rollup_1d (pool, at, lt, utime, ${POOL_STATE_COLUMNS})
+     SELECT pool, ${ceilSql("at", DAY)} AS d, lt, utime, ${POOL_STATE_COLUMNS}
+     FROM pool_state_rollup_1h FINAL
+     WHERE at > toDateTime({lo:UInt32}, 'UTC') AND at <= toDateTime({hi:UInt32}, 'UTC') AND ${POOL_KEYS}
+       AND ({all:UInt8} = 1 OR has({days:Array(UInt32)}, toUInt32(d)))
+     ORDER BY pool, d, lt DESC LIMIT 1 BY pool, d`,
+    {
+      ...params(minutes, pools),
+      lo: ceilTo(minutes.lo, DAY) - DAY,
+      hi: ceilTo(minutes.hi - 1, DAY),
+      days,
+    },
+  );
 }
 
 export type BucketSet = {
@@ -253,19 +345,24 @@ function setOf(minutes: readonly number[]): BucketSet | null {
 export async function refreshRollups(store: Store, dirty: DirtyBuckets): Promise<void> {
   const pool = setOf(dirty.pool);
   if (pool !== null) {
+    await assignWalletIds(store, pool, dirty.pools ?? "all");
     await rebuild(store, POOL, pool, dirty.pools ?? "all");
     await rebuild(store, DEX, pool);
   }
   const referral = setOf(dirty.referral);
   if (referral !== null) await rebuild(store, REFERRAL, referral);
+  const state = setOf(dirty.state ?? []);
+  if (state !== null) await rebuildStates(store, state, dirty.statePools ?? "all");
 }
 
 /** Rewrites every bucket in [lo, hi) (unix seconds) of both families. */
 export async function refreshRange(store: Store, lo: number, hi: number): Promise<void> {
   const all: BucketSet = { lo: floorTo(lo, MINUTE), hi: floorTo(hi - 1, MINUTE) + MINUTE, buckets: "all" };
+  await assignWalletIds(store, all, "all");
   await rebuild(store, POOL, all);
   await rebuild(store, DEX, all);
   await rebuild(store, REFERRAL, all);
+  await rebuildStates(store, all, "all");
 }
 
 const minuteRow = z.object({ m: z.coerce.number().int() });
@@ -281,15 +378,17 @@ async function minutesAfter(store: Store, after: number): Promise<DirtyBuckets> 
   const fees = await q(m("referral_fees"));
   const withdrawals = await q(m("vault_withdrawals"));
   const referral = [...new Set([...fees, ...withdrawals].map((r) => r.m))].sort((a, b) => a - b);
-  return { pool, referral, pools: "all" };
+  const state = (await q(m("pool_states"))).map((r) => r.m);
+  return { pool, referral, pools: "all", state, statePools: "all" };
 }
 
 /**
  * The rollup_status flag of a complete backfill, named after the rollup columns' generation: a migration
  * that adds rollup columns or tables bumps it (2: USD columns, migration 011; 3: layout and DEX-wide
- * rollups, migration 012), so the next start backfills again.
+ * rollups, migration 012; 4: wallet bitmaps and pool-state rollups, migration 014), so the next start
+ * backfills again.
  */
-export const BACKFILLED = "backfilled:3";
+export const BACKFILLED = "backfilled:4";
 
 export type RollupLog = (fields: Record<string, unknown>, message: string) => void;
 
@@ -317,14 +416,17 @@ export async function prepareRollups(
   }
   const dirty = await minutesAfter(store, options.after ?? 0);
   await refreshRollups(store, dirty);
-  return { backfilled: false, minutes: dirty.pool.length + dirty.referral.length };
+  return {
+    backfilled: false,
+    minutes: dirty.pool.length + dirty.referral.length + (dirty.state?.length ?? 0),
+  };
 }
 
 async function backfill(store: Store, log: RollupLog, daysPerStep: number): Promise<void> {
   const [span] = await store.query(
     `SELECT toUInt32(min(t)) AS lo, toUInt32(max(t)) AS hi, count() AS n FROM (
        SELECT utime AS t FROM swaps UNION ALL SELECT utime FROM referral_fees
-       UNION ALL SELECT utime FROM vault_withdrawals)`,
+       UNION ALL SELECT utime FROM vault_withdrawals UNION ALL SELECT utime FROM pool_states)`,
     spanRow,
   );
   if (span === undefined || span.n === 0) {
@@ -361,7 +463,6 @@ export type WindowPieces = {
   readonly day: Range;
 };
 
-const ceilTo = (t: number, step: number) => floorTo(t + step - 1, step);
 const EMPTY: Range = [0, 0];
 
 export function windowPieces(since: number, until: number): WindowPieces {

@@ -35,7 +35,7 @@ const NAIVE_POOL = `
 
 const rollupPool = (table: string) => `
   SELECT pool, toUnixTimestamp(bucket) AS b, sum(trades) AS trades, sum(volume_a) AS va,
-    sum(volume_b) AS vb, uniqExactMerge(wallets) AS wallets
+    sum(volume_b) AS vb, groupBitmapMerge(wallet_bitmap) AS wallets
   FROM ${table} FINAL
   GROUP BY pool, b
   HAVING trades > 0`;

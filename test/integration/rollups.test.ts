@@ -14,7 +14,7 @@ import { openStore, type Store } from "../../infra/store/client.ts";
 import { writeBatch } from "../../infra/store/facts-writer.ts";
 import { migrate } from "../../infra/store/migrate.ts";
 import { DAY, HOUR, prepareRollups } from "../../infra/store/rollups.ts";
-import type { ReferralFeeRow, SwapRow } from "../../schemas/facts.ts";
+import type { PoolStateRow, ReferralFeeRow, SwapRow } from "../../schemas/facts.ts";
 import { swapRow } from "./_facts.ts";
 
 const test = anyTest as TestFn<{ dir: string; store: Store }>;
@@ -85,7 +85,7 @@ async function rollup(store: Store, table: string, bucket: number) {
   const rows = await store.query(
     `SELECT trades, not_executed, toString(volume_a) AS volume_a, toString(volume_b) AS volume_b,
        toString(protocol_fee_b) AS protocol_fee_b, toString(referral_fee_b) AS referral_fee_b,
-       uniqExactMerge(wallets) AS wallets,
+       groupBitmapMerge(wallet_bitmap) AS wallets,
        [toString(argMinMerge(open).1), toString(argMinMerge(open).2)] AS open,
        [toString(argMaxMerge(close).1), toString(argMaxMerge(close).2)] AS close, token_a, token_b
      FROM ${table} FINAL WHERE pool = {pool:String} AND bucket = toDateTime({b:UInt32}, 'UTC')
@@ -99,7 +99,7 @@ async function rollup(store: Store, table: string, bucket: number) {
 /** DEX-wide figures of one bucket (every pool together). */
 async function dexWide(store: Store, table: string, bucket: number) {
   const [row] = await store.query(
-    `SELECT sum(trades) AS trades, uniqExactMerge(wallets) AS wallets FROM ${table} FINAL
+    `SELECT sum(trades) AS trades, groupBitmapMerge(wallet_bitmap) AS wallets FROM ${table} FINAL
      WHERE bucket = toDateTime({b:UInt32}, 'UTC')`,
     z.object({ trades: z.coerce.number(), wallets: z.coerce.number() }),
     { b: bucket },
@@ -147,7 +147,21 @@ test.serial("a re-delivered batch changes no rollup; a naive view counts it twic
   t.deepEqual(await dexWide(store, "dex_rollup_1m", m), { trades: 2, wallets: 2 });
   t.deepEqual(await dexWide(store, "dex_rollup_1d", T0), { trades: 2, wallets: 2 });
   t.deepEqual(await naive(store, m), { trades: 4, volume_a: "6000" }, "the naive view double-counts");
+  // Three makers (0:0…, 0:1…, 0:2…; the failed leg's too), each with one id, dense from 1, after the re-delivery.
+  t.deepEqual(await walletIds(store), [
+    [`0:${"0".repeat(64)}`, 1],
+    [`0:${"1".repeat(64)}`, 2],
+    [`0:${"2".repeat(64)}`, 3],
+  ]);
 });
+
+async function walletIds(store: Store): Promise<[string, number][]> {
+  const rows = await store.query(
+    "SELECT wallet, id FROM wallet_ids ORDER BY id, wallet",
+    z.object({ wallet: z.string(), id: z.coerce.number() }),
+  );
+  return rows.map((r) => [r.wallet, r.id]);
+}
 
 test.serial(
   "an operation re-emitted with other contents in another batch is counted once, as stored last",
@@ -174,6 +188,8 @@ test.serial(
     t.like(await rollup(store, "pool_rollup_1d", T0), { trades: 5, wallets: 4 });
     t.deepEqual(await dexWide(store, "dex_rollup_1d", T0), { trades: 5, wallets: 4 });
     t.deepEqual(await naive(store, m), { trades: 4, volume_a: String(1000n * (11n + 12n + 12n + 13n)) });
+    // The new maker 0:9… got the next id; the known ones kept theirs.
+    t.deepEqual((await walletIds(store)).slice(3), [[`0:${"9".repeat(64)}`, 4]]);
   },
 );
 
@@ -248,5 +264,60 @@ test.serial(
       { r: referrer },
     );
     t.deepEqual(row, { accrued: String(10n ** 30n + 5n), n: 2, withdrawn: "0" });
+  },
+);
+
+test.serial(
+  "pool states per hour and day: the last state at or before each boundary, exact under re-delivery",
+  async (t) => {
+    const { store } = t.context;
+    const pool = `0:${"a".repeat(64)}`;
+    const d = T0 + 5 * DAY;
+    const state = (lt: number, utime: number, reserve0: bigint): PoolStateRow => ({
+      pool,
+      lt: BigInt(lt),
+      tx_hash: "f".repeat(64),
+      mc_seqno: 500 + lt,
+      utime,
+      pool_type: "v2_constant_product",
+      reserve0,
+      reserve1: 1n,
+      lp_supply: 1n,
+      lp_fee_bps: 20,
+      protocol_fee_bps: 10,
+      ref_fee_bps: 0,
+      collected_protocol_fee0: 0n,
+      collected_protocol_fee1: 0n,
+      is_locked: false,
+      amp: 0n,
+      rate: 0n,
+      w0: 0n,
+    });
+    // A state exactly on a boundary is the state at it; the next second belongs to the next boundary.
+    const first = [state(1, d + 10, 100n), state(2, d + HOUR, 200n), state(3, d + HOUR + 1, 300n)];
+    await writeBatch(store, { pool_states: first }, position(503));
+    await writeBatch(store, { pool_states: first }, position(503)); // re-delivered
+    // Another batch: a later state in the same hour, and one in the next day.
+    await writeBatch(
+      store,
+      { pool_states: [state(4, d + HOUR + 50, 400n), state(5, d + DAY + 1, 500n)] },
+      position(505),
+    );
+    const rows = (level: string) =>
+      store.query(
+        `SELECT toUInt32(at) AS at, lt, toString(reserve0) AS r FROM pool_state_rollup_${level} FINAL
+       WHERE pool = {pool:String} ORDER BY at`,
+        z.object({ at: z.coerce.number(), lt: z.coerce.number(), r: z.string() }),
+        { pool },
+      );
+    t.deepEqual(await rows("1h"), [
+      { at: d + HOUR, lt: 2, r: "200" },
+      { at: d + 2 * HOUR, lt: 4, r: "400" },
+      { at: d + DAY + HOUR, lt: 5, r: "500" },
+    ]);
+    t.deepEqual(await rows("1d"), [
+      { at: d + DAY, lt: 4, r: "400" },
+      { at: d + 2 * DAY, lt: 5, r: "500" },
+    ]);
   },
 );

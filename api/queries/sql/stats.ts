@@ -5,7 +5,8 @@
  * aggregated from the deduplicated facts with the very expressions the rollups are built with
  * (swapLegsSql / LEG_AGGREGATES_SQL, referralEventsSql / REFERRAL_AGGREGATES_SQL), the rest is read from
  * minute, hour and day rows (FINAL on their (key, bucket) sorting key). All parts have the same columns, so
- * one UNION ALL merges them: sums add, `uniqExactMerge` counts the distinct makers of the union exactly,
+ * one UNION ALL merges them: sums add, `groupBitmapMerge` counts the distinct makers (their dense ids) of the
+ * union exactly,
  * `argMaxMerge` takes the last trade. Every value is a bound parameter.
  */
 import { z } from "zod";
@@ -24,7 +25,7 @@ import { big, nstr, str } from "./common.ts";
 
 const POOL_VALUES =
   "dex, router, token_a, token_b, trades, not_executed, volume_a, volume_b, protocol_fee_a, protocol_fee_b, " +
-  "protocol_fee_unknown, referral_fee_a, referral_fee_b, wallets, open, close, high, low, " +
+  "protocol_fee_unknown, referral_fee_a, referral_fee_b, wallet_bitmap, open, close, high, low, " +
   "volume_usd, untracked_volume_usd, lp_fee_usd, volume_usd_unknown";
 
 const POOL_FILTER = "({pool:String} = '' OR pool = {pool:String})";
@@ -46,7 +47,7 @@ const POOL_TOTALS = `
     sum(protocol_fee_a) AS protocol_fee_a, sum(protocol_fee_b) AS protocol_fee_b,
     sum(protocol_fee_unknown) AS protocol_fee_unknown,
     sum(referral_fee_a) AS referral_fee_a, sum(referral_fee_b) AS referral_fee_b,
-    uniqExactMerge(wallets) AS unique_wallets,
+    groupBitmapMerge(wallet_bitmap) AS unique_wallets,
     sum(volume_usd) AS volume_usd, sum(untracked_volume_usd) AS untracked_volume_usd,
     sum(lp_fee_usd) AS lp_fee_usd, sum(volume_usd_unknown) AS volume_usd_unknown`;
 
@@ -58,8 +59,8 @@ const POOL_STATS_SQL = `SELECT pool, any(router) AS router, anyIf(token_a, token
   ORDER BY pool`;
 
 const WIDE_VALUES =
-  "trades, not_executed, wallets, volume_usd, untracked_volume_usd, lp_fee_usd, volume_usd_unknown";
-const WIDE_TOTALS = `sum(trades) AS trades, sum(not_executed) AS not_executed, uniqExactMerge(wallets) AS unique_wallets,
+  "trades, not_executed, wallet_bitmap, volume_usd, untracked_volume_usd, lp_fee_usd, volume_usd_unknown";
+const WIDE_TOTALS = `sum(trades) AS trades, sum(not_executed) AS not_executed, groupBitmapMerge(wallet_bitmap) AS unique_wallets,
     sum(volume_usd) AS volume_usd, sum(untracked_volume_usd) AS untracked_volume_usd,
     sum(lp_fee_usd) AS lp_fee_usd, sum(volume_usd_unknown) AS volume_usd_unknown`;
 const widePart = (table: string, level: "m" | "h" | "d") =>
@@ -68,7 +69,7 @@ const widePart = (table: string, level: "m" | "h" | "d") =>
 /** One pool's totals from its rows; every pool's from the DEX-wide rollups (keyed by bucket alone). */
 const POOL_TOTALS_SQL = `SELECT ${WIDE_TOTALS} FROM (${POOL_PARTS})`;
 const DEX_TOTALS_SQL = `SELECT ${WIDE_TOTALS} FROM (
-    SELECT countIf(ok) AS trades, countIf(NOT ok) AS not_executed, uniqExactStateIf(wallet, ok) AS wallets,
+    SELECT countIf(ok) AS trades, countIf(NOT ok) AS not_executed, groupBitmapStateIf(wallet_id, ok) AS wallet_bitmap,
       sumIf(leg_volume_usd, ok) AS volume_usd, sumIf(leg_untracked_volume_usd, ok) AS untracked_volume_usd,
       sumIf(leg_lp_fee_usd, ok) AS lp_fee_usd, countIf(ok AND leg_volume_usd_null) AS volume_usd_unknown
     FROM (${swapLegsSql(piecesWhere("utime", "r"))})

@@ -1,38 +1,76 @@
 /**
- * Pool states at time boundaries for the TVL history (api/queries/tvl.ts), from `pool_states FINAL`: each
- * pool's last state at or before the first boundary, then its last state in each later step (the first
- * boundary at or after the transaction's time: `ceil(utime / step) · step`). Carried forward by the caller.
+ * Pool states at time boundaries for the TVL history (api/queries/tvl.ts): each pool's last state at or
+ * before the first boundary, then its last state in each later step (the first boundary at or after the
+ * transaction's time: `ceil(utime / step) · step`). Carried forward by the caller.
+ *
+ * Read from the pool-state rollups (infra/store/rollups.ts `rebuildStates`: per pool and hour or day
+ * boundary `at`, the last state with utime in (at − step, at]) instead of scanning pool_states: the state
+ * at `first` is the latest of the day rows up to the last day boundary ≤ first, the hour rows after it up to
+ * the last hour boundary ≤ first, and the raw states after that; later steps read the level their step and
+ * first boundary are aligned to (days, hours, else the raw states).
  */
 import { poolStateOfColumns } from "../../../dex/pool-state-row.ts";
 import type { Store } from "../../../infra/store/client.ts";
+import { DAY, HOUR } from "../../../infra/store/rollups.ts";
 import type { PoolStatePoint } from "../../read-model.ts";
 import { seconds, str } from "./common.ts";
 import { STATE_COLUMNS, stateRow } from "./pools.ts";
 
-const COLUMNS = `pool, ${STATE_COLUMNS}`;
+const COLUMNS = `pool, lt, ${STATE_COLUMNS}`;
+const ts = (name: string) => `toDateTime({${name}:UInt32}, 'UTC')`;
 
-const BEFORE_SQL = `SELECT ${COLUMNS}, {first:UInt32} AS at
-FROM pool_states FINAL
-WHERE utime <= toDateTime({first:UInt32}, 'UTC')
+/** Latest state per pool at `first`: day rows ≤ d0, hour rows in (d0, h0], raw states in (h0, first]. */
+const BEFORE_SQL = `SELECT ${COLUMNS}, {first:UInt32} AS at FROM (
+  SELECT * FROM (
+    SELECT ${COLUMNS} FROM pool_state_rollup_1d FINAL WHERE at <= ${ts("d0")}
+    ORDER BY pool, at DESC LIMIT 1 BY pool)
+  UNION ALL
+  SELECT ${COLUMNS} FROM pool_state_rollup_1h FINAL WHERE at > ${ts("d0")} AND at <= ${ts("h0")}
+  UNION ALL
+  SELECT ${COLUMNS} FROM pool_states FINAL WHERE utime > ${ts("h0")} AND utime <= ${ts("first")}
+)
 ORDER BY pool, lt DESC
 LIMIT 1 BY pool`;
 
-const WITHIN_SQL = `SELECT ${COLUMNS},
-  toUInt32(intDiv(toUInt32(utime) + {step:UInt32} - 1, {step:UInt32}) * {step:UInt32}) AS at
-FROM pool_states FINAL
-WHERE utime > toDateTime({first:UInt32}, 'UTC') AND utime <= toDateTime({until:UInt32}, 'UTC')
-ORDER BY pool, at, lt DESC
-LIMIT 1 BY pool, at`;
+const point = (column: string) =>
+  `toUInt32(intDiv(toUInt32(${column}) + {step:UInt32} - 1, {step:UInt32}) * {step:UInt32})`;
 
-const row = stateRow.extend({ pool: str, at: seconds });
+/** Last state per pool and step after `first`, from a level whose boundaries the steps are made of. */
+const withinSql = (table: string) => `SELECT ${COLUMNS}, ${point("at")} AS p
+FROM ${table} FINAL
+WHERE at > ${ts("first")} AND at <= ${ts("until")}
+ORDER BY pool, p, lt DESC
+LIMIT 1 BY pool, p`;
+
+const WITHIN_RAW_SQL = `SELECT ${COLUMNS}, ${point("utime")} AS p
+FROM pool_states FINAL
+WHERE utime > ${ts("first")} AND utime <= ${ts("until")}
+ORDER BY pool, p, lt DESC
+LIMIT 1 BY pool, p`;
+
+const beforeRow = stateRow.extend({ pool: str, at: seconds });
+const withinRow = stateRow.extend({ pool: str, p: seconds });
+
+/** The level the steps after `first` can be read from: every boundary of theirs is one of its boundaries. */
+function withinLevel(first: number, step: number): string {
+  const aligned = (unit: number) => first % unit === 0 && step % unit === 0;
+  if (aligned(DAY)) return withinSql("pool_state_rollup_1d");
+  if (aligned(HOUR)) return withinSql("pool_state_rollup_1h");
+  return WITHIN_RAW_SQL;
+}
 
 export async function selectPoolStateTimeline(
   store: Store,
   q: { first: number; until: number; step: number },
 ): Promise<PoolStatePoint[]> {
+  const d0 = Math.floor(q.first / DAY) * DAY;
+  const h0 = Math.floor(q.first / HOUR) * HOUR;
   const [before, within] = await Promise.all([
-    store.query(BEFORE_SQL, row, { first: q.first }),
-    store.query(WITHIN_SQL, row, q),
+    store.query(BEFORE_SQL, beforeRow, { first: q.first, d0, h0 }),
+    q.until > q.first ? store.query(withinLevel(q.first, q.step), withinRow, q) : Promise.resolve([]),
   ]);
-  return [...before, ...within].map((r) => ({ pool: r.pool, at: r.at, state: poolStateOfColumns(r) }));
+  return [
+    ...before.map((r) => ({ pool: r.pool, at: r.at, state: poolStateOfColumns(r) })),
+    ...within.map((r) => ({ pool: r.pool, at: r.p, state: poolStateOfColumns(r) })),
+  ];
 }
