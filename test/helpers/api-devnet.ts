@@ -177,12 +177,20 @@ export async function startApiDevnet(options: {
       if (i > 100) throw new Error("the devnet did not settle within 100 blocks");
       out.push(push(devnet.drainBlock()));
     }
-    const deadline = Date.now() + PROCESS_TIMEOUT_MS;
-    while ((await processed(metrics)) < pushed) {
-      if (Date.now() > deadline) {
-        throw new Error(`the pipeline processed ${await processed(metrics)} of ${pushed} transactions`);
-      }
+    // A stall, not a slow machine, fails the run: the deadline moves on with every transaction processed.
+    let done = await processed(metrics);
+    let deadline = Date.now() + PROCESS_TIMEOUT_MS;
+    while (done < pushed) {
       await new Promise((resolve) => setTimeout(resolve, 5));
+      const now = await processed(metrics);
+      if (now > done) {
+        done = now;
+        deadline = Date.now() + PROCESS_TIMEOUT_MS;
+      } else if (Date.now() > deadline) {
+        throw new Error(
+          `the pipeline processed ${now} of ${pushed} transactions and none in ${PROCESS_TIMEOUT_MS / 1000} s`,
+        );
+      }
     }
     return out;
   };

@@ -8,8 +8,10 @@
  */
 import anyTest, { type TestFn } from "ava";
 import { z } from "zod";
+import { timestamp } from "../../api/mappers/common.ts";
 import { decimalise, priceNative } from "../../api/mappers/dexscreener.ts";
 import { ClickHouseReadModel } from "../../api/read-model-clickhouse.ts";
+import { ratio, toDecimalString } from "../../dex/amm/index.ts";
 import { ASSETS } from "../../ingest/devnet/sim/catalog.ts";
 import {
   cmcPair,
@@ -20,6 +22,7 @@ import {
   geckoTickersResponse,
   geckoTradesResponse,
 } from "../../schemas/api/markets.ts";
+import { poolStatsResponse } from "../../schemas/api/stats.ts";
 import { type ApiDevnet, assetAddress, startApiDevnet } from "../helpers/api-devnet.ts";
 import { f, request } from "../unit/api/harness.ts";
 
@@ -95,6 +98,7 @@ test("CMC and CoinGecko feeds: every field present, volumes equal the swap rows 
   t.is(pairs.length, entries.length);
   t.is(tickers.size, entries.length);
   let priced = 0;
+  const lastTrade = new Map<string, { amount0: bigint; amount1: bigint; d0: number; d1: number }>();
   for (const [key, e] of entries) {
     t.deepEqual(Object.keys(e).sort(), Object.keys(cmcPair.shape).sort(), `${key}: every field`);
     const raw = [...trades].filter((s) => f(s.pool) === key);
@@ -112,6 +116,7 @@ test("CMC and CoinGecko feeds: every field present, volumes equal the swap rows 
       last === undefined ? null : priceNative(last.amount0, d0, last.amount1, d1),
       `${key} last price`,
     );
+    if (last !== undefined) lastTrade.set(key, { ...last, d0, d1 });
     t.not(e.base_liquidity, null, `${key}: the devnet pool's state is known`);
     const ticker = tickers.get(key);
     if (ticker === undefined) return t.fail(`${key}: no ticker`);
@@ -129,6 +134,38 @@ test("CMC and CoinGecko feeds: every field present, volumes equal the swap rows 
   }
   t.true(priced > 0, "some pool's TVL is priced");
   for (const p of pairs) t.deepEqual(Object.keys(p).sort(), Object.keys(geckoPair.shape).sort());
+  // The analytics figures of the same window (/v1/stats/pool, read from the rollups): the same pool sides
+  // and volumes as the feed, and the same last trade (its price at the stats' 18 digits, half-up).
+  const stats = await get(
+    t,
+    `/v1/stats/pool?since=${timestamp(since)}&until=${timestamp(until)}`,
+    poolStatsResponse,
+  );
+  const byPool = new Map(stats.stats.map((s) => [s.pool_address, s]));
+  let traded = 0;
+  for (const [key, e] of entries) {
+    const s = byPool.get(key);
+    if (s === undefined) {
+      t.is(e.base_volume, "0", `${key}: no stats row, so no trade in the window`);
+      continue;
+    }
+    traded++;
+    const last = lastTrade.get(key);
+    const price =
+      last === undefined
+        ? null
+        : toDecimalString(
+            ratio(last.amount1 * 10n ** BigInt(last.d0), last.amount0 * 10n ** BigInt(last.d1)),
+            18,
+            "half-up",
+          );
+    t.deepEqual(
+      [s.base_id, s.quote_id, s.base_volume, s.quote_volume, s.last_price],
+      [e.base_id, e.quote_id, e.base_volume, e.quote_volume, price],
+      `${key}: /v1/stats/pool and the CMC feed agree`,
+    );
+  }
+  t.true(traded >= 5, `${traded} pools traded in the window`);
 });
 
 test("historical_trades: a pool's window of swap rows, newest first, by type and time bounds", async (t) => {
