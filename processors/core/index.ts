@@ -49,7 +49,7 @@ import { operationRows } from "./operation-rows.ts";
 import { type PoolReport, PoolTracker } from "./pool-state.ts";
 import { SwapPricer } from "./swap-usd.ts";
 import { blockRow, transactionsRows } from "./transaction-rows.ts";
-import { TraceWindow } from "./window.ts";
+import { TraceWindow, type WindowStep } from "./window.ts";
 
 export type { ChainPoolState, CoreLookups, RouterInfo } from "./lookups.ts";
 
@@ -178,11 +178,16 @@ export class ProcessorCore {
     this.#pricer?.record(pools.poolStates);
     this.#pricer?.record(resynced.states);
     this.#window.add(txs);
-    const step = this.#window.step(
-      (batch) => classify(batch, { jettonMasters: this.#assets.hints(), memo: this.#memo }),
-      flush,
-    );
-    const ops = await this.#assets.enrich(step.released);
+    // Block by block (./window.ts): each step's operations are enriched before the next step classifies,
+    // so the masters the classifier is hinted with are those of the chain position, not of the batch.
+    const step: { released: Operation[]; evicted: WindowStep["evicted"] } = { released: [], evicted: [] };
+    const classifier = (batch: readonly RawTransaction[]) =>
+      classify(batch, { jettonMasters: this.#assets.hints(), memo: this.#memo });
+    for (let s = this.#window.next(classifier, flush); s !== null; s = this.#window.next(classifier, flush)) {
+      step.released.push(...(await this.#assets.enrich(s.released)));
+      step.evicted.push(...s.evicted);
+    }
+    const ops = step.released;
     const evicted = new Map(step.evicted.flatMap((b) => b.transactions.map((t) => [t.hash, t] as const)));
     const find = (hash: string) => this.#window.transaction(hash) ?? evicted.get(hash);
     const evictedSenders = new Map(
@@ -348,7 +353,7 @@ export class ProcessorCore {
     return [...out.values()];
   }
 
-  /** Pool rows as last written; rewritten (version + 1) whenever they learn something. */
+  /** Pool rows as last written; rewritten (a higher version) whenever they learn something. */
   readonly #pools = new Map<string, PoolRow>();
 
   /**
@@ -368,7 +373,12 @@ export class ProcessorCore {
       const next = { ...row, ...masters, ...(chainType === undefined ? {} : { pool_type: chainType }) };
       const written = this.#written.get(pool);
       if (written !== undefined && samePoolRow(written, next)) continue;
-      const fact = written === undefined ? next : { ...next, version: written.version + 1n };
+      // The version is what the row knows, not how many batches added to it: the same chain gives the
+      // same final row and version however it was cut. Facts are only ever added, so each rewrite knows
+      // more (and a row stored with an older, larger version still loses to its rewrite).
+      const known = knownFacts(next);
+      const version = written === undefined || written.version < known ? known : written.version + 1n;
+      const fact = { ...next, version };
       this.#store(fact);
       out.push(fact);
     }
@@ -452,6 +462,11 @@ function mergePoolRow(old: PoolRow, add: PoolRow): PoolRow {
   const merged: PoolRow = { ...old };
   for (const k of POOL_FACTS) (merged as Record<string, unknown>)[k] = old[k] ?? add[k];
   return merged;
+}
+
+/** 1 + the number of pool facts the row knows: its ReplacingMergeTree version. */
+function knownFacts(row: PoolRow): bigint {
+  return 1n + BigInt(POOL_FACTS.filter((k) => row[k] !== null).length);
 }
 
 function samePoolRow(a: PoolRow, b: PoolRow): boolean {

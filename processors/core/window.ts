@@ -2,16 +2,22 @@
  * The trace window: a DEX operation spans several transactions over several blocks (a v2 swap is about
  * nine hops, one block each), and the classifier needs the whole trace to fill the fields that depend on
  * later transactions (payout delivery, success, routes). The window keeps the last `depth` blocks of
- * transactions; each step classifies them and releases an operation
+ * transactions and steps **block by block, by chain position**: the step of block `b` classifies the
+ * blocks `b − depth … b` (whatever the batches held beyond `b` is not looked at yet) and releases an
+ * operation
  * - as soon as it is complete: every internal message sent by its transactions has been received by a
- *   transaction in the window (TON delivers every internal message to some transaction), or
- * - when its anchor block leaves the window, complete or not (unknown/malformed leftovers only then,
- *   since a later transaction may still explain them).
+ *   transaction in those blocks (TON delivers every internal message to some transaction), or
+ * - when its anchor block leaves the window (`anchor = b − depth`), complete or not (unknown/malformed
+ *   leftovers only then, since a later transaction may still explain them).
  * Released operations are final: later steps never release the same id again while it is in the window.
  * A leftover on a transaction that a released operation covers is not released (the window had only cut
- * its trace). What an operation's anchor transaction says (amounts, parties, exit codes) never depends
- * on batching; fields the classifier takes from other transactions (payout delivery, a provide's later
- * outcome) can, for operations released incomplete when their anchor leaves the window.
+ * its trace).
+ *
+ * So what is released, and with which transactions, depends only on the chain, never on where batches
+ * were cut: the step of `b` sees the same blocks whether they came in one batch or in a thousand. A block
+ * is stepped once a transaction of a later block arrives (the stream is in block order, so the block is
+ * then whole) or at the flush that ends a finite input: the newest block waits for the next one, since a
+ * batch may end in the middle of it.
  */
 import type { Operation } from "../../dex/classify/index.ts";
 import type { RawTransaction } from "../../schemas/raw-transaction.ts";
@@ -36,6 +42,8 @@ export class TraceWindow {
   /** Transactions belonging to released operations (→ anchor mc), kept for two window depths. */
   readonly #covered = new Map<string, number>();
   #head = 0;
+  /** The newest block stepped (every block up to it has been classified as the chain position says). */
+  #stepped = 0;
 
   /** Operations anchored below `releaseFrom` are never released (see CoreOptions.resumedAfter). */
   constructor(
@@ -71,8 +79,12 @@ export class TraceWindow {
     return this.#senders.get(msgHash);
   }
 
-  transactions(): RawTransaction[] {
-    return [...this.#blocks.keys()].sort((a, b) => a - b).flatMap((mc) => this.#blocks.get(mc)!);
+  /** The transactions in the window (up to block `upTo`), in block order. */
+  transactions(upTo = Number.POSITIVE_INFINITY): RawTransaction[] {
+    return [...this.#blocks.keys()]
+      .filter((mc) => mc <= upTo)
+      .sort((a, b) => a - b)
+      .flatMap((mc) => this.#blocks.get(mc)!);
   }
 
   add(txs: readonly RawTransaction[]): void {
@@ -90,25 +102,49 @@ export class TraceWindow {
     }
   }
 
-  /** Classifies the window, releases what is ready, evicts blocks older than `head − depth`. */
+  /**
+   * Every step that is ready (see `next`), in block order, merged: the released operations and the evicted
+   * blocks of all of them.
+   */
   step(classify: Classifier, flush = false): WindowStep {
-    const txs = this.transactions();
+    const out: WindowStep = { released: [], evicted: [] };
+    for (let s = this.next(classify, flush); s !== null; s = this.next(classify, flush)) {
+      out.released.push(...s.released);
+      out.evicted.push(...s.evicted);
+    }
+    return out;
+  }
+
+  /**
+   * The next step, or null when none is ready: the step of the oldest block not stepped yet, when a later
+   * block has arrived (or `flush`); with `flush`, once every block is stepped, one last step releasing
+   * everything still waiting and emptying the window.
+   */
+  next(classify: Classifier, flush = false): WindowStep | null {
+    let block = Number.POSITIVE_INFINITY;
+    for (const mc of this.#blocks.keys()) if (mc > this.#stepped && mc < block) block = mc;
+    if (block < this.#head || (flush && block === this.#head)) {
+      this.#stepped = block;
+      return this.#stepAt(classify, block, block - this.depth);
+    }
+    if (!flush || this.#blocks.size === 0) return null;
+    return this.#stepAt(classify, this.#head, Number.POSITIVE_INFINITY);
+  }
+
+  /** Classifies the blocks up to `block`, releases what is ready, evicts blocks up to `limit`. */
+  #stepAt(classify: Classifier, block: number, limit: number): WindowStep {
+    const txs = this.transactions(block);
     const ops = classify(txs);
     const receiver = new Map<string, RawTransaction>();
     for (const tx of txs) if (tx.in_msg) receiver.set(tx.in_msg.hash, tx);
     const byHash = new Map(txs.map((tx) => [tx.hash, tx]));
-    const limit = flush ? Number.POSITIVE_INFINITY : this.#head - this.depth;
     const released: Operation[] = [];
     // Operations first, leftovers after: a leftover whose transaction an operation already covers was
     // only "unexplained" because the window cut its trace (e.g. the operation's anchor left earlier).
     const ordered = [...ops.filter((o) => !isLeftover(o)), ...ops.filter(isLeftover)];
     for (const op of ordered) {
       if (this.#released.has(op.id)) continue;
-      const mc = this.#mcOfTx.get(op.tx_hash) ?? this.#head;
-      if (mc < this.releaseFrom) {
-        this.#released.set(op.id, mc);
-        continue;
-      }
+      const mc = this.#mcOfTx.get(op.tx_hash) ?? block;
       const leaving = mc <= limit;
       const leftover = isLeftover(op);
       if (leftover && leaving && this.#covered.has(op.tx_hash)) {
@@ -116,7 +152,9 @@ export class TraceWindow {
         continue;
       }
       if (leaving || (!leftover && complete(op, byHash, receiver))) {
-        released.push(op);
+        // Anchored below `releaseFrom`: released before a restart, at this same step; it covers its
+        // transactions as it did then, but is not released twice.
+        if (mc >= this.releaseFrom) released.push(op);
         this.#released.set(op.id, mc);
         if (!leftover) for (const h of txsOf(op)) this.#covered.set(h, mc);
       }

@@ -115,8 +115,10 @@ test("resumeAfter: a restart resumes `depth` blocks before the oldest block stil
   const mcs = blocks.map((b) => b[0]!.mc_seqno);
   for (const block of blocks) await core.process(block);
   const head = mcs.at(-1)!;
-  // Blocks ≤ head − depth left the window; the oldest still in it is the first above that.
-  const oldest = mcs.find((mc) => mc > head - depth)!;
+  // The newest block waits for a later one (a batch may end inside it); the one before it was stepped, and
+  // blocks ≤ that one − depth left the window; the oldest still in it is the first above that.
+  const stepped = mcs.at(-2)!;
+  const oldest = mcs.find((mc) => mc > stepped - depth)!;
   t.is(core.resumeAfter(), oldest - 1 - depth);
   await core.process([], true);
   t.is(core.resumeAfter(), head - depth, "after the flush the window is empty: resume after head − depth");
