@@ -1,7 +1,8 @@
 /**
- * Statistics and candles over the bulk store (./bulk/store.ts: ≥ 10M swap legs, 1,200 pools, 90 days),
- * read from the rollups, beside a naive GROUP BY over the raw facts (`swaps FINAL`) answering the same
- * question in the same run. p50/p99 of the handler's work (query functions and the DTO as JSON) for 24 h
+ * Statistics, candles and TVL history over the bulk store (./bulk/store.ts: ≥ 10M swap legs, 1,200 pools,
+ * 90 days), read from the rollups, beside a naive GROUP BY over the raw facts (`swaps FINAL`, `pool_states
+ * FINAL`) answering the same question in the same run. The TVL routes price with the bulk world's anchors
+ * (its USD₮-like jetton, TON and the routers' pTON masters), a point per hour over 24 h, per day over 30 d. p50/p99 of the handler's work (query functions and the DTO as JSON) for 24 h
  * and 30-day windows, every sample a different window (odd-second bounds, so the raw edges and every rollup
  * level are read). Target: p50 < 50 ms and p99 < 200 ms at 30 days, ≥ 10× faster than the naive query.
  *
@@ -17,11 +18,19 @@ import { z } from "zod";
 import type { ApiDeps } from "../api/deps.ts";
 import { ohlcvDto } from "../api/mappers/ohlcv.ts";
 import { dexStatsDto, poolStatsListDto } from "../api/mappers/stats.ts";
+import { dexTvlDto, poolTvlDto } from "../api/mappers/tvl.ts";
 import { poolOhlcv } from "../api/queries/ohlcv.ts";
 import { dexStats, feeStats, poolStats } from "../api/queries/stats.ts";
+import { tvlHistory } from "../api/queries/tvl.ts";
 import { cachedReadModel } from "../api/read-model-cached.ts";
 import { ClickHouseReadModel } from "../api/read-model-clickhouse.ts";
 import { ClickHouseStatsReadModel } from "../api/read-model-stats.ts";
+import {
+  DEFAULT_THRESHOLDS,
+  MAINNET_PRICING,
+  type PricingConfig,
+  TON_ADDRESS,
+} from "../dex/pricing/index.ts";
 import { stringifyJson } from "../infra/json.ts";
 import type { Store } from "../infra/store/client.ts";
 import { readCursor } from "../infra/store/facts-writer.ts";
@@ -68,6 +77,30 @@ const NAIVE_CANDLES = `SELECT toStartOfHour(utime) AS t, argMin((amount_in, amou
 FROM swaps FINAL WHERE pool = {pool:String} AND utime BETWEEN {since:UInt32} AND {until:UInt32} AND amount_out > 0
 GROUP BY t ORDER BY t`;
 
+/** Each pool's last reserves per step boundary up to `until`, from the state history (no rollup). */
+const NAIVE_TVL = `SELECT pool,
+  toUInt32(greatest(intDiv(toUInt32(utime) + {step:UInt32} - 1, {step:UInt32}) * {step:UInt32}, {since:UInt32})) AS p,
+  argMax((reserve0, reserve1), lt) AS reserves
+FROM pool_states FINAL WHERE utime <= toDateTime({until:UInt32}, 'UTC') GROUP BY pool, p`;
+
+/** The bulk world's anchors (./bulk/world.ts): its USD₮-like jetton, native TON and the routers' pTON masters. */
+async function bulkPricing(store: Store): Promise<PricingConfig> {
+  const [usdt] = await store.query(
+    "SELECT address, decimals FROM assets FINAL WHERE symbol = 'USD₮' LIMIT 1",
+    z.object({ address: z.string(), decimals: z.number() }),
+  );
+  const ptons = await store.query(
+    "SELECT DISTINCT assumeNotNull(pton_master) AS a FROM routers FINAL WHERE pton_master IS NOT NULL",
+    z.object({ a: z.string() }),
+  );
+  return {
+    ...MAINNET_PRICING,
+    ...DEFAULT_THRESHOLDS,
+    usdAnchors: usdt === undefined ? [] : [usdt],
+    tonAliases: [TON_ADDRESS, ...ptons.map((p) => p.a)],
+  };
+}
+
 /** `count` windows of `seconds` ending at different odd seconds before `end`. */
 function windows(end: number, seconds: number, count: number): [number, number][] {
   return Array.from({ length: count }, (_, i) => {
@@ -87,6 +120,7 @@ export async function measure(store: Store): Promise<RouteResult[]> {
     // As bin/server.ts wires it: the reference data cached between batches.
     data: cachedReadModel(new ClickHouseReadModel(store), { ttlMs: 60_000 }),
     stats,
+    pricing: await bulkPricing(store),
     clock: () => end * 1000,
   } as unknown as ApiDeps;
   const [busy] = await store.query(
@@ -150,6 +184,20 @@ export async function measure(store: Store): Promise<RouteResult[]> {
           ),
         ),
       naive(NAIVE_CANDLES, { pool }),
+    );
+    // A point per hour over a day, per day over 30 days (the route's default span for days).
+    const interval = seconds === DAY ? "hour" : "day";
+    const step = interval === "hour" ? 3_600 : DAY;
+    await run(
+      `/v1/stats/tvl (${interval}ly)`,
+      async ([since, until]) => stringifyJson(dexTvlDto(await tvlHistory(deps, { since, until, interval }))),
+      naive(NAIVE_TVL, { step }),
+    );
+    await run(
+      `/v1/pools/{a}/tvl (${interval}ly)`,
+      async ([since, until]) =>
+        stringifyJson(poolTvlDto(pool, await tvlHistory(deps, { since, until, interval, pool }))),
+      naive(NAIVE_TVL, { step }),
     );
   }
   return out;

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import anyTest, { type TestFn } from "ava";
 import { z } from "zod";
+import { selectPoolStateTimeline } from "../../api/queries/sql/tvl.ts";
 import { openStore, type Store } from "../../infra/store/client.ts";
 import { writeBatch } from "../../infra/store/facts-writer.ts";
 import { migrate } from "../../infra/store/migrate.ts";
@@ -267,6 +268,27 @@ test.serial(
   },
 );
 
+const stateOf = (pool: string, lt: number, utime: number): PoolStateRow => ({
+  pool,
+  lt: BigInt(lt),
+  tx_hash: "f".repeat(64),
+  mc_seqno: 500 + lt,
+  utime,
+  pool_type: "v2_constant_product",
+  reserve0: 1n,
+  reserve1: 1n,
+  lp_supply: 1n,
+  lp_fee_bps: 20,
+  protocol_fee_bps: 10,
+  ref_fee_bps: 0,
+  collected_protocol_fee0: 0n,
+  collected_protocol_fee1: 0n,
+  is_locked: false,
+  amp: 0n,
+  rate: 0n,
+  w0: 0n,
+});
+
 test.serial(
   "pool states per hour and day: the last state at or before each boundary, exact under re-delivery",
   async (t) => {
@@ -274,24 +296,8 @@ test.serial(
     const pool = `0:${"a".repeat(64)}`;
     const d = T0 + 5 * DAY;
     const state = (lt: number, utime: number, reserve0: bigint): PoolStateRow => ({
-      pool,
-      lt: BigInt(lt),
-      tx_hash: "f".repeat(64),
-      mc_seqno: 500 + lt,
-      utime,
-      pool_type: "v2_constant_product",
+      ...stateOf(pool, lt, utime),
       reserve0,
-      reserve1: 1n,
-      lp_supply: 1n,
-      lp_fee_bps: 20,
-      protocol_fee_bps: 10,
-      ref_fee_bps: 0,
-      collected_protocol_fee0: 0n,
-      collected_protocol_fee1: 0n,
-      is_locked: false,
-      amp: 0n,
-      rate: 0n,
-      w0: 0n,
     });
     // A state exactly on a boundary is the state at it; the next second belongs to the next boundary.
     const first = [state(1, d + 10, 100n), state(2, d + HOUR, 200n), state(3, d + HOUR + 1, 300n)];
@@ -319,5 +325,70 @@ test.serial(
       { at: d + DAY, lt: 4, r: "400" },
       { at: d + 2 * DAY, lt: 5, r: "500" },
     ]);
+  },
+);
+
+test.serial(
+  "the TVL history's pool states from the rollups equal the last state at or before each boundary",
+  async (t) => {
+    const { store } = t.context;
+    const d = T0 + 10 * DAY;
+    const pools = [`0:${"b".repeat(64)}`, `0:${"c".repeat(64)}`];
+    // Odd times over three days, some exactly on hour and day boundaries, written in two batches.
+    const times = [
+      d - 1,
+      d,
+      d + 17,
+      d + HOUR,
+      d + 5 * HOUR - 10,
+      d + 5 * HOUR + 3,
+      d + DAY - 1,
+      d + DAY,
+      d + DAY + 7 * HOUR + 59,
+      d + 2 * DAY + 1,
+    ];
+    const rows = times.flatMap((utime, i) =>
+      pools.map(
+        (pool, k): PoolStateRow => ({
+          ...stateOf(pool, 10_000 + 2 * i + k, utime),
+          reserve0: BigInt(1000 * i + k),
+        }),
+      ),
+    );
+    await writeBatch(store, { pool_states: rows.slice(0, 7) }, position(700));
+    await writeBatch(store, { pool_states: rows.slice(5) }, position(701));
+    const all = await store.query(
+      "SELECT pool, lt, toUInt32(utime) AS utime, toString(reserve0) AS r FROM pool_states FINAL",
+      z.object({ pool: z.string(), lt: z.coerce.number(), utime: z.coerce.number(), r: z.string() }),
+    );
+    // Independently: per pool, the state with the greatest lt among those at or before t.
+    const expectedAt = (at: number) => {
+      const out = new Map<string, { lt: number; r: string }>();
+      for (const s of all) {
+        const seen = out.get(s.pool);
+        if (s.utime <= at && (seen === undefined || s.lt > seen.lt)) out.set(s.pool, { lt: s.lt, r: s.r });
+      }
+      return Object.fromEntries([...out].map(([p, s]) => [p, s.r]).sort());
+    };
+    const cases = [
+      { first: d - DAY, until: d + 3 * DAY, step: DAY },
+      { first: d - HOUR, until: d + 2 * DAY + HOUR, step: HOUR },
+      { first: d + 17, until: d + 17, step: 1 },
+      { first: d + 5 * HOUR + 2, until: d + 5 * HOUR + 2, step: 1 },
+      { first: d + DAY - 1, until: d + DAY - 1, step: 1 },
+      { first: d + 30 * 60, until: d + DAY + 8 * HOUR, step: 2 * HOUR },
+    ];
+    for (const c of cases) {
+      const timeline = (await selectPoolStateTimeline(store, c)).sort((a, b) => a.at - b.at);
+      const states = new Map<string, string>();
+      let next = 0;
+      for (let at = c.first; at <= c.until; at += c.step) {
+        for (; next < timeline.length && (timeline[next]?.at ?? Infinity) <= at; next++) {
+          const p = timeline[next];
+          if (p !== undefined) states.set(p.pool, String(p.state.reserve0));
+        }
+        t.deepEqual(Object.fromEntries([...states].sort()), expectedAt(at), `${JSON.stringify(c)} at ${at}`);
+      }
+    }
   },
 );
