@@ -21,6 +21,7 @@ export type Config = Readonly<{
   clickhouseUrl: string | null;
   clickhouseRequestTimeoutMs: number;
   redisUrl: string | null;
+  redisKeyPrefix: string;
   tonApiUrl: string | null;
   tonApiKey: string | null;
   tonApiRequestsPerSecond: number | null;
@@ -97,6 +98,9 @@ const brokers = z
 
 const text = z.string().min(1, "must not be empty");
 
+/** A prefix of names on a shared server: Kafka topics and groups (whose legal characters these are), Redis keys. */
+const namePrefix = z.string().regex(/^[A-Za-z0-9._-]{0,100}$/, "must be letters, digits, '.', '_' or '-'");
+
 /** `*`, or a comma-separated list of exact origins (`scheme://host[:port]`, as browsers send Origin). */
 const origins = z.union([
   z.literal("*"),
@@ -163,7 +167,7 @@ export const CONFIG_VARS: { readonly [K in keyof Config]: VarSpec<Config[K]> } =
   },
   kafkaTopicPrefix: {
     env: "KAFKA_TOPIC_PREFIX",
-    schema: z.string().regex(/^[A-Za-z0-9._-]{0,100}$/, "must be letters, digits, '.', '_' or '-'"),
+    schema: namePrefix,
     default: "", // one deployment per cluster; a prefix lets several (or tests) share one cluster
     doc: "prefix of tondex's Kafka topic and consumer-group names",
   },
@@ -184,6 +188,12 @@ export const CONFIG_VARS: { readonly [K in keyof Config]: VarSpec<Config[K]> } =
     schema: url("redis:", "rediss:"),
     default: null, // unset: in-process LRU (each API replica caches for itself)
     doc: "Redis for the shared hot cache; unset: in-process LRU",
+  },
+  redisKeyPrefix: {
+    env: "REDIS_KEY_PREFIX",
+    schema: namePrefix,
+    default: "", // as KAFKA_TOPIC_PREFIX: several deployments (or tests) sharing one Redis keep apart
+    doc: "prefix of every Redis key tondex reads or writes (pool states, the data version)",
   },
   tonApiUrl: {
     env: "TON_API_URL",

@@ -101,7 +101,9 @@ export function sharedCacheOf(config: Config, deps: Deps): SharedCache {
     }
   };
   const redis: RedisCache | null =
-    config.redisUrl === null ? null : createRedisCache({ url: config.redisUrl, onError });
+    config.redisUrl === null
+      ? null
+      : createRedisCache({ url: config.redisUrl, keyPrefix: config.redisKeyPrefix, onError });
   const cache: HotCache = redis ?? createMemoryCache({ maxEntries: config.cacheMaxEntries });
   const namespace = cacheNamespace<PoolStateRow>(cache, {
     name: "pool_state",

@@ -15,6 +15,12 @@ import type { HotCache } from "./types.ts";
 export type RedisCacheOptions = {
   /** `redis://[user:password@]host:port[/db]` or `rediss://…`. */
   readonly url: string;
+  /**
+   * Prepended to every key this client reads or writes (`REDIS_KEY_PREFIX`), the data version's included
+   * (ioredis's `keyPrefix` applies to the keys of every command, EVAL's too): several deployments or tests
+   * can share one Redis.
+   */
+  readonly keyPrefix?: string;
   /** A command slower than this fails (Redis answers in well under a millisecond when healthy). */
   readonly commandTimeoutMs?: number;
   /** Called with every connection error (ioredis emits them while it reconnects), e.g. to count them. */
@@ -38,6 +44,7 @@ export function redisClient(options: RedisCacheOptions): Redis {
     // Reconnect for ever, 50 ms … 1 s apart: a restarted Redis is picked up within a second.
     retryStrategy: (times) => Math.min(50 * times, 1_000),
     lazyConnect: false,
+    keyPrefix: options.keyPrefix ?? "",
   });
   // Without a listener, ioredis reports each failed reconnect as an unhandled error.
   client.on("error", (error: unknown) => options.onError?.(error));

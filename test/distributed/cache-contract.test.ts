@@ -3,9 +3,10 @@
  * redis-server, which this file starts through infra/servers/infra.sh): values by key until their TTL
  * passes, a non-positive TTL stores nothing, delete reports a live key, namespaces version their keys.
  * Redis alone: while Redis is down every call fails fast with a RetryableError (callers fall back), and
- * the cache works again once Redis is back.
+ * the cache works again once Redis is back; a key prefix (REDIS_KEY_PREFIX) applies to every key.
  */
 import anyTest, { type ExecutionContext, type TestFn } from "ava";
+import { DATA_VERSION_KEY, redisDataVersion } from "../../infra/cache/data-version.ts";
 import { createMemoryCache } from "../../infra/cache/memory.ts";
 import { createRedisCache } from "../../infra/cache/redis.ts";
 import { cacheNamespace, type HotCache } from "../../infra/cache/types.ts";
@@ -95,4 +96,23 @@ test.serial("redis down: calls fail fast and retryable; back up: the cache works
   await cache.set(key, "after", 60_000);
   t.is(await cache.get(key), "after");
   t.true(errors.length > 0, "connection errors were reported, not thrown at random");
+});
+
+test("REDIS_KEY_PREFIX: every key, the data version's included, is stored under the deployment's prefix", async (t) => {
+  const prefix = `${guid()}.`;
+  const cache = createRedisCache({ url: t.context.redisUrl, keyPrefix: prefix });
+  const plain = createRedisCache({ url: t.context.redisUrl });
+  t.teardown(async () => {
+    await cache.close();
+    await plain.close();
+  });
+  const key = guid();
+  await cache.set(key, "prefixed", 60_000);
+  t.is(await cache.get(key), "prefixed");
+  t.is(await plain.get(`${prefix}${key}`), "prefixed", "stored under the prefix");
+  t.is(await plain.get(key), undefined, "not under the bare key");
+  const version = redisDataVersion(cache.client, { pollMs: 10_000 });
+  t.teardown(() => version.close());
+  await version.bump();
+  t.is(await plain.get(`${prefix}${DATA_VERSION_KEY}`), String(version.current()));
 });

@@ -33,6 +33,7 @@ test("defaults: embedded deployment on port 8080 with data under ./data", (t) =>
       source: "devnet",
       kafkaBrokers: null,
       kafkaTopicPrefix: "",
+      redisKeyPrefix: "",
       clickhouseUrl: null,
       clickhouseRequestTimeoutMs: 30_000,
       redisUrl: null,
