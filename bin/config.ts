@@ -14,6 +14,7 @@ export const SOURCES = ["devnet", "mainnet", "replay"] as const;
 
 export type Config = Readonly<{
   port: number;
+  metricsPort: number;
   dataDir: string;
   source: (typeof SOURCES)[number];
   kafkaBrokers: readonly string[] | null;
@@ -152,6 +153,13 @@ const usd = z
 /** Every setting: environment name, schema, default (with why), documentation. */
 export const CONFIG_VARS: { readonly [K in keyof Config]: VarSpec<Config[K]> } = {
   port: { env: "PORT", schema: int(1, 65535), default: 8080, doc: "HTTP port of the API and /metrics" },
+  metricsPort: {
+    env: "METRICS_PORT",
+    schema: int(0, 65535),
+    // 0: any free port, logged at start: N replicas on one host must not collide; production sets one.
+    default: 0,
+    doc: "HTTP port of `tondex process`'s /metrics (it has no API); 0: any free port, logged",
+  },
   dataDir: {
     env: "DATA_DIR",
     schema: text,

@@ -1,8 +1,11 @@
 /**
  * Prometheus metrics (prom-client). `createMetrics()` builds a fresh Registry and the metrics on it;
  * it is created once in bin/ and passed down (no module singletons, so tests get isolated registries).
- * The API serves `renderMetrics(metrics)` at /metrics.
+ * The API serves `renderMetrics(metrics)` at /metrics; a process without the API (`tondex process`) serves
+ * it with `serveMetrics`.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { directoryBytes } from "./disk.ts";
 
@@ -15,6 +18,8 @@ export type Metrics = {
   /** Counts an unknown/malformed message under a bounded label derived from its reason text. */
   countUnknown(kind: string, reason: string): void;
   readonly batchSeconds: Histogram;
+  /** Batches that failed (core, write): not committed, read again (distributed) or ending the run. */
+  readonly batchFailures: Counter;
   readonly storeRetries: Counter;
   readonly cacheErrors: Counter;
   /** Pool tracker reports by kind: `unknown_pool` (a pool first seen with an unknown state), `mismatch`, `unrecognised`. */
@@ -36,6 +41,8 @@ export type Metrics = {
    * operations are stored as soon as they complete; the cursor trails this by the trace window.
    */
   setConsumed(partition: number, mcSeqno: number): void;
+  /** Records of a bus partition not yet processed when its last batch was written (high watermark − next offset). */
+  setConsumerLag(partition: number, records: number): void;
 };
 
 export type MetricsOptions = {
@@ -99,6 +106,13 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     },
   });
 
+  const consumerLag = new Gauge({
+    name: `${prefix}consumer_lag_records`,
+    help: "Records of the raw-transactions topic partition not yet processed, as of the last batch written (the partition's end when the batch was fetched − the batch's next offset)",
+    labelNames: ["partition"] as const,
+    registers,
+  });
+
   const dataDir = options.dataDir;
   if (dataDir !== undefined) {
     new Gauge({
@@ -144,6 +158,11 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       name: `${prefix}batch_seconds`,
       help: "Time to process one batch: core, write, cache",
       buckets: [0.005, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    }),
+    batchFailures: new Counter({
+      name: `${prefix}batch_failures_total`,
+      help: "Processor batches that failed (core or write): nothing of them committed; read again",
       registers,
     }),
     storeRetries: new Counter({
@@ -194,6 +213,9 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     setConsumed(partition, mcSeqno) {
       consumed.set(partition, Math.max(mcSeqno, consumed.get(partition) ?? 0));
     },
+    setConsumerLag(partition, records) {
+      consumerLag.set({ partition: String(partition) }, Math.max(0, records));
+    },
   };
 }
 
@@ -214,4 +236,35 @@ export function reasonLabel(reason: string, seen: Set<string>): string {
 
 export async function renderMetrics(metrics: Metrics): Promise<{ contentType: string; body: string }> {
   return { contentType: metrics.registry.contentType, body: await metrics.registry.metrics() };
+}
+
+export type MetricsServer = { readonly port: number; close(): Promise<void> };
+
+/**
+ * `GET /metrics` on `port` (0: any free port, read back from `port`) for a process that has no API; every
+ * other path is 404. A scrape that fails to render answers 500 with the error's message.
+ */
+export async function serveMetrics(metrics: Metrics, port: number): Promise<MetricsServer> {
+  const server = createServer((req, res) => {
+    if (req.method !== "GET" || req.url?.split("?")[0] !== "/metrics") {
+      res.writeHead(404, { "content-type": "text/plain" }).end("not found: GET /metrics\n");
+      return;
+    }
+    renderMetrics(metrics).then(
+      ({ contentType, body }) => res.writeHead(200, { "content-type": contentType }).end(body),
+      (error: unknown) =>
+        res.writeHead(500, { "content-type": "text/plain" }).end(`metrics failed: ${String(error)}\n`),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

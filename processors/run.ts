@@ -171,6 +171,10 @@ export function runProcessor(options: ProcessorRunOptions): ProcessorRun {
       return cursorAt(group, batch.partition, mc, resume);
     },
     head: () => core.head,
+    lag: (batch) =>
+      batch.highWatermark === undefined
+        ? null
+        : { partition: batch.partition, records: Number(batch.highWatermark - batch.nextOffset) },
     size: (batch) => batch.records.length,
     write: options.write,
     ...(options.poolStates !== undefined ? { poolStates: options.poolStates } : {}),

@@ -28,6 +28,8 @@ export type ProcessorShell<B> = {
   readonly position: (batch: B) => CursorPosition;
   /** The newest mc_seqno read once the core has taken the batch (metrics: lag). */
   readonly head?: (batch: B) => number;
+  /** Records of the partition after the batch, not yet processed (metrics: consumer lag); null: unknown. */
+  readonly lag?: (batch: B) => { partition: number; records: number } | null;
   /** Raw transactions in the batch (metrics). */
   readonly size: (batch: B) => number;
   /** Stores the rows and the cursor: `(rows, pos) => writeBatch(store, rows, pos)` in production. */
@@ -54,6 +56,7 @@ export type PreparedBatch = {
   readonly rows: FactRows;
   readonly position: CursorPosition;
   readonly head: number | null;
+  readonly lag: { partition: number; records: number } | null;
   readonly endTimer: () => void;
 };
 
@@ -61,7 +64,13 @@ export type PreparedBatch = {
 export async function prepareBatch<B>(shell: ProcessorShell<B>, batch: B): Promise<PreparedBatch> {
   const endTimer = shell.ctx.metrics.batchSeconds.startTimer();
   const rows = await shell.core(batch);
-  return { rows, position: shell.position(batch), head: shell.head?.(batch) ?? null, endTimer };
+  return {
+    rows,
+    position: shell.position(batch),
+    head: shell.head?.(batch) ?? null,
+    lag: shell.lag?.(batch) ?? null,
+    endTimer,
+  };
 }
 
 /** Write (retrying retryable failures) → cache → metrics. Throws if the write finally fails. */
@@ -90,6 +99,7 @@ export async function sinkBatch<B>(
   for (const u of rows.unknown_messages ?? []) metrics.countUnknown(u.kind, u.reason);
   metrics.setProcessed(position.partition_id, position.mc_seqno);
   if (prepared.head !== null) metrics.setConsumed(position.partition_id, prepared.head);
+  if (prepared.lag !== null) metrics.setConsumerLag(prepared.lag.partition, prepared.lag.records);
   prepared.endTimer();
 }
 
@@ -119,8 +129,12 @@ export function batchHandler<B>(shell: ProcessorShell<B>): {
   prepare(batch: B): Promise<PreparedBatch>;
   sink(batch: B, prepared: PreparedBatch): Promise<void>;
 } {
+  const failed = (error: unknown): never => {
+    shell.ctx.metrics.batchFailures.inc();
+    throw error;
+  };
   return {
-    prepare: (batch) => prepareBatch(shell, batch),
-    sink: (batch, prepared) => sinkBatch(shell, batch, prepared),
+    prepare: (batch) => prepareBatch(shell, batch).catch(failed),
+    sink: (batch, prepared) => sinkBatch(shell, batch, prepared).catch(failed),
   };
 }

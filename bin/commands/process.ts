@@ -3,11 +3,12 @@
  * cursor, then the offset is committed) → Redis (pool states, data version). Run N of them with the same
  * settings: they form one consumer group; one reads the partition, the others take over when it stops or
  * dies (processors/README.md "Partitioning contract"). Needs KAFKA_BROKERS and CLICKHOUSE_URL; REDIS_URL
- * for the API replicas to quote from. SIGINT/SIGTERM stop after the batch in flight.
+ * for the API replicas to quote from. `GET /metrics` on METRICS_PORT (consumer lag, batches, facts written,
+ * failures). SIGINT/SIGTERM stop after the batch in flight.
  */
 import { applyLibraryPatches } from "../../infra/library-patches/index.ts";
 import { createLogger } from "../../infra/log.ts";
-import { createMetrics } from "../../infra/metrics.ts";
+import { createMetrics, serveMetrics } from "../../infra/metrics.ts";
 import {
   chainStateOf,
   kafkaBusOf,
@@ -44,7 +45,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     chainState,
     source,
   });
-  logger.info({ group: "tondex.processor" }, "processor replica running");
+  const metricsServer = await serveMetrics(metrics, config.metricsPort);
+  logger.info({ group: "tondex.processor", metricsPort: metricsServer.port }, "processor replica running");
   const reason = await new Promise<string>((resolve) => {
     process.once("SIGINT", () => resolve("SIGINT"));
     process.once("SIGTERM", () => resolve("SIGTERM"));
@@ -62,6 +64,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       return true;
     },
   );
+  await metricsServer.close();
   await bus.close();
   await shared.close();
   await store.close();

@@ -226,6 +226,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
           partition: batch.partition,
           records,
           nextOffset: BigInt((chunk.at(-1) as KafkaMessage).offset) + 1n,
+          highWatermark: BigInt(batch.highWatermark),
         };
       };
       try {

@@ -160,6 +160,7 @@ export function createMemoryBus(options: MemoryBusOptions = {}): Bus {
         offset: BigInt(from + i),
       })),
       nextOffset: BigInt(to),
+      highWatermark: BigInt(log.start + log.entries.length),
     });
 
     const runPartition = async (p: number): Promise<void> => {

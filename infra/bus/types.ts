@@ -22,6 +22,8 @@ export type Batch<V> = {
   readonly records: readonly DeliveredRecord<V>[];
   /** Where this partition resumes once the batch is committed (last offset + 1). */
   readonly nextOffset: bigint;
+  /** The partition's end (the offset its next record will get) when the batch was fetched: the consumer lag is this − `nextOffset`. */
+  readonly highWatermark?: bigint;
 };
 
 /** How values cross the wire (a Kafka message value is text or bytes); decode validates. */

@@ -29,6 +29,7 @@ test("defaults: embedded deployment on port 8080 with data under ./data", (t) =>
     { ...c },
     {
       port: 8080,
+      metricsPort: 0,
       dataDir: "./data",
       source: "devnet",
       kafkaBrokers: null,

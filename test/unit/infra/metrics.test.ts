@@ -2,7 +2,7 @@ import { linkSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "ava";
-import { createMetrics, reasonLabel, renderMetrics } from "../../../infra/metrics.ts";
+import { createMetrics, reasonLabel, renderMetrics, serveMetrics } from "../../../infra/metrics.ts";
 
 test("each createMetrics has its own registry with the pipeline metrics", async (t) => {
   const a = createMetrics();
@@ -70,4 +70,24 @@ test("data_dir_bytes counts the disk space under DATA_DIR at each scrape, like d
   // A hard-linked part (ClickHouse snapshots its parts this way) occupies its blocks once.
   t.is(await bytes(), empty + statSync(join(dir, "clickhouse")).blocks * 512 + file);
   t.notRegex((await renderMetrics(createMetrics())).body, /data_dir_bytes/);
+});
+
+test("serveMetrics: GET /metrics on a free port, with consumer lag and batch failures; other paths 404", async (t) => {
+  const metrics = createMetrics();
+  metrics.setConsumerLag(0, 1_234);
+  metrics.setConsumerLag(0, -5); // a watermark read before the batch's end: never negative
+  metrics.batchFailures.inc();
+  metrics.factsWritten.inc({ table: "swaps" }, 7);
+  const server = await serveMetrics(metrics, 0);
+  t.teardown(() => server.close());
+  t.true(server.port > 0);
+  const res = await fetch(`http://127.0.0.1:${server.port}/metrics`);
+  t.is(res.status, 200);
+  t.regex(res.headers.get("content-type") ?? "", /^text\/plain/);
+  const body = await res.text();
+  t.regex(body, /^tondex_consumer_lag_records\{partition="0"\} 0$/m);
+  t.regex(body, /^tondex_batch_failures_total 1$/m);
+  t.regex(body, /^tondex_facts_written_total\{table="swaps"\} 7$/m);
+  t.is((await fetch(`http://127.0.0.1:${server.port}/`)).status, 404);
+  t.is((await fetch(`http://127.0.0.1:${server.port}/metrics`, { method: "POST" })).status, 404);
 });
