@@ -8,13 +8,16 @@
  * - Redis goes away: `serve` keeps answering simulations (pool states from ClickHouse, counted in
  *   tondex_cache_errors_total); when it is back it is used again (the counter stops moving);
  * and the run still ends with the devnet's ground truth exactly, and both API replicas answer every
- * simulation identically.
+ * simulation identically: after commits during the run (each time the data version in Redis moves, outside
+ * the fault windows, the same simulations are asked of both), and for every pool at the end.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import anyTest, { type TestFn } from "ava";
+import { DATA_VERSION_KEY } from "../../infra/cache/data-version.ts";
+import { createRedisCache } from "../../infra/cache/redis.ts";
 import { openStore } from "../../infra/store/client.ts";
 import { countFacts } from "../../infra/store/facts-reader.ts";
 import { readCursor } from "../../infra/store/facts-writer.ts";
@@ -74,6 +77,79 @@ async function cacheErrors(port: number): Promise<number> {
 
 type Pool = { address: string; token0_address: string; token1_address: string };
 
+const simulate = (port: number, p: Pool) =>
+  http(
+    port,
+    `/v1/swap/simulate?offer_address=${p.token0_address}&ask_address=${p.token1_address}&units=1000000&slippage_tolerance=0.01&pool_address=${p.address}`,
+    "POST",
+  );
+
+/** How long a replica may answer from before a commit: data version polled every 100 ms, reference-data snapshot up to 2 × API_CACHE_TTL_MS (1 s). */
+const REPLICA_SETTLE_MS = 2_500;
+
+type Watch = {
+  /** Stops sampling (the sample in flight finishes first), e.g. while a server is taken away. */
+  pause(): Promise<void>;
+  resume(): void;
+  stop(): Promise<{ commits: number; agreed: number; superseded: number; disagreements: string[] }>;
+};
+
+/**
+ * Each time the data version in Redis moves (a commit), asks both API replicas the same simulations until
+ * they answer identically. A replica may still answer from before the commit for REPLICA_SETTLE_MS; a
+ * sample that the next commit overtakes first is superseded (the next one checks again); two replicas
+ * that still differ after REPLICA_SETTLE_MS with no commit in between disagree.
+ */
+function watchReplicas(redisUrl: string, keyPrefix: string, ports: [number, number], pools: Pool[]): Watch {
+  const redis = createRedisCache({ url: redisUrl, keyPrefix });
+  const out = { commits: 0, agreed: 0, superseded: 0, disagreements: [] as string[] };
+  let paused = false;
+  let stopped = false;
+  const version = () => redis.get(DATA_VERSION_KEY).catch(() => undefined);
+  const quote = async (port: number) =>
+    (await Promise.all(pools.map((p) => simulate(port, p)))).map((r) => `${r.status} ${r.body}`).join("\n");
+  const sample = async (v: string) => {
+    const deadline = Date.now() + REPLICA_SETTLE_MS;
+    for (;;) {
+      const [a, b] = await Promise.all(ports.map(quote));
+      if (a === b) return void out.agreed++;
+      if ((await version()) !== v) return void out.superseded++;
+      if (Date.now() > deadline) return void out.disagreements.push(`version ${v}:\n${a}\n---\n${b}`);
+      await sleep(100);
+    }
+  };
+  let current: Promise<void> = Promise.resolve();
+  const loop = (async () => {
+    let last: string | undefined;
+    while (!stopped) {
+      const v = paused ? undefined : await version();
+      if (v === undefined || v === last) {
+        await sleep(50);
+        continue;
+      }
+      last = v;
+      out.commits++;
+      current = sample(v);
+      await current;
+    }
+  })();
+  return {
+    async pause() {
+      paused = true;
+      await current;
+    },
+    resume() {
+      paused = false;
+    },
+    async stop() {
+      stopped = true;
+      await loop;
+      await redis.close();
+      return out;
+    },
+  };
+}
+
 test("Kafka restart, ClickHouse outage and Redis outage mid-run: exact facts, serve stays up, replicas agree", async (t) => {
   const dir = await mkdtemp(join(tmpdir(), "tondex-faults-"));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
@@ -104,6 +180,7 @@ test("Kafka restart, ClickHouse outage and Redis outage mid-run: exact facts, se
     CLICKHOUSE_URL: `${t.context.clickhouseUrl}/${db}`,
     CLICKHOUSE_REQUEST_TIMEOUT_MS: "3000",
     REDIS_URL: t.context.redisUrl,
+    REDIS_KEY_PREFIX: `${guid()}.`,
     DATA_DIR: dir,
   };
   const ports = [22_000 + Math.floor(Math.random() * 10_000)];
@@ -131,13 +208,32 @@ test("Kafka restart, ClickHouse outage and Redis outage mid-run: exact facts, se
       250,
     );
   };
+  const listed = { pool_list: [] as Pool[] };
+  await until(
+    async () => {
+      const res = await http(portA, "/v1/pools");
+      if (res.status === 200) listed.pool_list = (JSON.parse(res.body) as typeof listed).pool_list;
+      return listed.pool_list.length >= 3;
+    },
+    120_000,
+    200,
+  );
+  const watch = watchReplicas(
+    t.context.redisUrl,
+    env.REDIS_KEY_PREFIX,
+    [portA, portB],
+    listed.pool_list.slice(0, 3),
+  );
   await progressed(5);
 
   // Kafka broker restart.
+  await watch.pause();
   await infra("stop", "kafka");
   await sleep(2_000);
   await infra("start", "kafka");
+  watch.resume();
   await progressed(5);
+  await watch.pause();
 
   // ClickHouse away: the API answers 503 JSON and stays up; the processors wait.
   await infra("stop", "clickhouse");
@@ -154,12 +250,6 @@ test("Kafka restart, ClickHouse outage and Redis outage mid-run: exact facts, se
   // Redis away: simulations still answered (from ClickHouse), counted; back: used again.
   const { pool_list: pools } = JSON.parse((await http(portA, "/v1/pools")).body) as { pool_list: Pool[] };
   t.true(pools.length > 0);
-  const simulate = (port: number, p: Pool) =>
-    http(
-      port,
-      `/v1/swap/simulate?offer_address=${p.token0_address}&ask_address=${p.token1_address}&units=1000000&slippage_tolerance=0.01&pool_address=${p.address}`,
-      "POST",
-    );
   const errorsBefore = await cacheErrors(portA);
   await infra("stop", "redis");
   const during = await simulate(portA, pools[0] as Pool);
@@ -171,6 +261,7 @@ test("Kafka restart, ClickHouse outage and Redis outage mid-run: exact facts, se
   t.is((await simulate(portA, pools[0] as Pool)).status, 200);
   await sleep(1_000);
   t.is(await cacheErrors(portA), settled, "Redis is used again: no more cache errors");
+  watch.resume();
 
   // The run ends with the ground truth exactly.
   const end = /"lastMcSeqno":(\d+)[^\n]*"msg":"ingest finished"/;
@@ -182,6 +273,9 @@ test("Kafka restart, ClickHouse outage and Redis outage mid-run: exact facts, se
     600_000,
     250,
   );
+  const watched = await watch.stop();
+  t.deepEqual(watched.disagreements.slice(0, 3), [], "after each commit both replicas quote alike");
+  t.true(watched.agreed >= 5, `only ${watched.agreed} commits compared`);
   const expected = await runDevnet({ seed: SEED, blocks: BLOCKS, actionsPerBlock: ACTIONS });
   t.is(await countFacts(store, "transactions", {}), BigInt(expected.txs.length));
   const check = await factsMatchTruth(store, expected.truth);
@@ -213,5 +307,7 @@ test("Kafka restart, ClickHouse outage and Redis outage mid-run: exact facts, se
         .join("\n")}`,
     );
   }
-  t.log(`${expected.txs.length} transactions; ${compared} pools quoted identically by both replicas`);
+  t.log(
+    `${expected.txs.length} transactions; during the run ${watched.commits} data versions seen, ${watched.agreed} compared alike on ${Math.min(3, listed.pool_list.length)} pools, ${watched.superseded} overtaken by the next commit; at the end ${compared} pools quoted identically by both replicas`,
+  );
 });
