@@ -128,7 +128,8 @@ export class ProcessorCore {
   /**
    * After a restart: the pool and router rows already stored, so they are refreshed, not re-created; and
    * the stored pool states from each pool's last one at or before the resume point on (`poolStates`, a
-   * superset is fine), so the swaps re-released from re-read blocks are priced as before (./swap-usd.ts).
+   * superset is fine), so the operations re-released from re-read blocks are priced as before
+   * (./swap-usd.ts) and carry the reserves after their pool transactions (./feed-columns.ts).
    */
   restore(rows: {
     pools: readonly PoolRow[];
@@ -139,7 +140,12 @@ export class ProcessorCore {
       this.#store(p);
       this.#pricer?.learnPool(p.pool, p.token0_master, p.token1_master);
     }
-    if (rows.poolStates !== undefined) this.#pricer?.restoreHistory(rows.poolStates, this.#resumedAfter);
+    if (rows.poolStates !== undefined) {
+      this.#pricer?.restoreHistory(rows.poolStates, this.#resumedAfter);
+      // The reserves after the pool transactions re-read below the tracker's restored state (it skips
+      // them): the operations released from re-read blocks carry them as before the restart.
+      this.#reserves.record(rows.poolStates);
+    }
     for (const r of rows.routers) this.#routers.set(r.address, r);
     this.#assets.restore(rows);
   }
