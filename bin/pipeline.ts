@@ -211,7 +211,7 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
     if (finished) {
       await processor.finish({
         lastMcSeqno: ingest.lastMcSeqno,
-        records: ingest.transactions + ingest.rejected,
+        records: ingest.records,
       });
     } else await processor.stop();
     await processor.done;

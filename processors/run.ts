@@ -35,7 +35,7 @@ import type { Batch, Bus } from "../infra/bus/types.ts";
 import type { CacheNamespace } from "../infra/cache/types.ts";
 import { NonRetryableError } from "../infra/errors.ts";
 import { type CursorPosition, DEFAULT_CONSUMER } from "../infra/store/facts-writer.ts";
-import { type EndOfInput, isEndOfInput } from "../schemas/bus-control.ts";
+import { type BlockEnd, type EndOfInput, isBlockEnd, isEndOfInput } from "../schemas/bus-control.ts";
 import type { FactRows, PoolStateRow } from "../schemas/facts.ts";
 import type { RawTransaction, RejectedRecord } from "../schemas/raw-transaction.ts";
 import { BlockOrder } from "./block-order.ts";
@@ -43,7 +43,7 @@ import type { CoreResult } from "./core/index.ts";
 import { batchHandler, type PreparedBatch, type ProcessorContext, type ProcessorShell } from "./shell.ts";
 
 type Value = RawTransaction | RejectedRecord;
-type TopicValue = Value | EndOfInput;
+type TopicValue = Value | BlockEnd | EndOfInput;
 
 /** Distributed: the pause before a failed batch is read again. */
 const DISTRIBUTED_RETRY_MS = 1_000;
@@ -53,7 +53,8 @@ export const PROCESSOR_PARTITION = 0;
 
 /** What the runtime needs of `ProcessorCore` (tests may pass a stand-in). */
 export type Core = {
-  process(records: readonly Value[], flush?: boolean): Promise<CoreResult>;
+  /** `wholeThrough`: every block up to it is whole (its block-end marker was read). */
+  process(records: readonly Value[], flush?: boolean, wholeThrough?: number): Promise<CoreResult>;
   /** The mc_seqno a restart resumes after, given what the core has seen (stored as the cursor). */
   resumeAfter(): number;
   /** The newest mc_seqno the core has read (the lag metric). */
@@ -118,24 +119,29 @@ export function runProcessor(options: ProcessorRunOptions): ProcessorRun {
     endedAt = null;
     const rows: FactRows = {};
     let values: Value[] = [];
+    let whole = 0;
     for (const r of batch.records) {
+      if (isBlockEnd(r.value)) {
+        whole = Math.max(whole, r.value.mc_seqno);
+        continue;
+      }
       if (!isEndOfInput(r.value)) {
         // One process reads what its own ingest published once: nothing to drop.
         if (distributed === undefined || order.accept(r.value, r.offset)) values.push(r.value);
         continue;
       }
-      if (values.length > 0) mergeRows(rows, await processValues(values));
+      if (values.length > 0) mergeRows(rows, await processValues(values, whole));
       values = [];
       mergeRows(rows, (await core.process([], true)).rows);
       endedAt = r.value.last_mc_seqno;
       ctx.logger.info({ lastMcSeqno: endedAt }, "end of input: window flushed");
     }
-    if (values.length > 0 || endedAt === null) mergeRows(rows, await processValues(values));
+    if (values.length > 0 || endedAt === null) mergeRows(rows, await processValues(values, whole));
     return rows;
   };
 
-  const processValues = async (values: readonly Value[]): Promise<FactRows> => {
-    const { rows, poolReports, poolResyncs = [] } = await core.process(values);
+  const processValues = async (values: readonly Value[], whole: number): Promise<FactRows> => {
+    const { rows, poolReports, poolResyncs = [] } = await core.process(values, false, whole);
     for (const r of poolReports) {
       ctx.metrics.poolReports.inc({ kind: r.kind });
       // A pool whose state is unknown (active before the first transaction seen) is normal without chain
@@ -175,7 +181,7 @@ export function runProcessor(options: ProcessorRunOptions): ProcessorRun {
       batch.highWatermark === undefined
         ? null
         : { partition: batch.partition, records: Number(batch.highWatermark - batch.nextOffset) },
-    size: (batch) => batch.records.length,
+    size: (batch) => batch.records.filter((r) => !isBlockEnd(r.value) && !isEndOfInput(r.value)).length,
     write: options.write,
     ...(options.poolStates !== undefined ? { poolStates: options.poolStates } : {}),
     ctx,

@@ -5,6 +5,12 @@
  * run with DEVNET_BLOCKS). In one process the runtime is told directly (`ProcessorRun.finish`); across
  * processes the record travels in the partition after every transaction, so the processor that reads it
  * has processed them all, and flushes its trace window as the one-process run does at the end.
+ *
+ * `BlockEnd`: published after the records of each block, so the processor knows the block is whole and
+ * classifies it at once (processors/core/window.ts steps block by block; without the marker a block waits
+ * for a record of a later one, since a batch may end inside it). A block re-published after a restart of
+ * `tondex ingest` gets its marker again after its whole copy; a marker of a block already whole changes
+ * nothing.
  */
 import { z } from "zod";
 
@@ -30,5 +36,27 @@ export function isEndOfInput(value: unknown): value is EndOfInput {
     typeof value === "object" &&
     value !== null &&
     (value as { version?: unknown }).version === END_OF_INPUT_VERSION
+  );
+}
+
+export const BLOCK_END_VERSION = "tondex.block-end.v1";
+
+export const blockEndSchema = z
+  .object({
+    version: z.literal(BLOCK_END_VERSION),
+    /** The block whose records all precede this one. */
+    mc_seqno: z.number().int().nonnegative(),
+  })
+  .strict();
+
+export type BlockEnd = z.infer<typeof blockEndSchema>;
+
+export const blockEnd = (mcSeqno: number): BlockEnd => ({ version: BLOCK_END_VERSION, mc_seqno: mcSeqno });
+
+export function isBlockEnd(value: unknown): value is BlockEnd {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    (value as { version?: unknown }).version === BLOCK_END_VERSION
   );
 }

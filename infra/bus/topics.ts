@@ -3,7 +3,12 @@
  * topic's zod schema, so every consumer validates what it reads (STYLE practice 4).
  */
 import type { z } from "zod";
-import { type EndOfInput, endOfInputSchema } from "../../schemas/bus-control.ts";
+import {
+  type BlockEnd,
+  blockEndSchema,
+  type EndOfInput,
+  endOfInputSchema,
+} from "../../schemas/bus-control.ts";
 import {
   formatZodError,
   RAW_TX_VERSION,
@@ -36,13 +41,14 @@ export function jsonCodec<T>(schema: z.ZodType<T, z.ZodTypeDef, unknown>, what: 
 }
 
 /**
- * Raw transactions from the chain sources; key = account (DESIGN.md); plus the end-of-input control
- * record (schemas/bus-control.ts) after the last block of a finite source. Decoding never throws: a record
+ * Raw transactions from the chain sources; key = account (DESIGN.md); plus the control records
+ * (schemas/bus-control.ts): a block-end marker after each block, the end of input after the last block of a
+ * finite source. Decoding never throws: a record
  * that is not a valid RawTransaction is delivered as a `RejectedRecord` naming the problem, so one bad
  * record is stored as malformed instead of stopping the consumer (a producer may also send rejected
  * records itself, e.g. the replay source for unreadable lines).
  */
-export const rawTransactionsTopic: Topic<RawTransaction | RejectedRecord | EndOfInput> = {
+export const rawTransactionsTopic: Topic<RawTransaction | RejectedRecord | BlockEnd | EndOfInput> = {
   name: "tondex.raw-transactions.v1",
   codec: {
     encode: (value) => stringifyJson(value),
@@ -53,6 +59,8 @@ export const rawTransactionsTopic: Topic<RawTransaction | RejectedRecord | EndOf
       } catch (error) {
         return rejectedRecord(`invalid JSON: ${(error as Error).message}`, text, "bus", null);
       }
+      const blockDone = blockEndSchema.safeParse(json);
+      if (blockDone.success) return blockDone.data;
       const end = endOfInputSchema.safeParse(json);
       if (end.success) return end.data;
       const rejected = rejectedRecordSchema.safeParse(json);

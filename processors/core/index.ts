@@ -168,7 +168,15 @@ export class ProcessorCore {
     return Math.max(0, this.#window.oldest - 1 - this.#window.depth);
   }
 
-  async process(records: readonly (RawTransaction | RejectedRecord)[], flush = false): Promise<CoreResult> {
+  /**
+   * `wholeThrough`: the blocks up to it are whole (their block-end markers were read), so they are stepped
+   * now; a block without one is stepped once a later block arrives, or at the flush.
+   */
+  async process(
+    records: readonly (RawTransaction | RejectedRecord)[],
+    flush = false,
+    wholeThrough = 0,
+  ): Promise<CoreResult> {
     const txs = records.filter((r): r is RawTransaction => !isRejected(r));
     const rejected = records.filter(isRejected).map(rejectedRow);
     await this.#resolvePoolTypes(txs);
@@ -184,6 +192,7 @@ export class ProcessorCore {
     this.#pricer?.record(pools.poolStates);
     this.#pricer?.record(resynced.states);
     this.#window.add(txs);
+    this.#window.whole(wholeThrough);
     // Block by block (./window.ts): each step's operations are enriched before the next step classifies,
     // so the masters the classifier is hinted with are those of the chain position, not of the batch.
     const step: { released: Operation[]; evicted: WindowStep["evicted"] } = { released: [], evicted: [] };

@@ -15,9 +15,9 @@
  *
  * So what is released, and with which transactions, depends only on the chain, never on where batches
  * were cut: the step of `b` sees the same blocks whether they came in one batch or in a thousand. A block
- * is stepped once a transaction of a later block arrives (the stream is in block order, so the block is
- * then whole) or at the flush that ends a finite input: the newest block waits for the next one, since a
- * batch may end in the middle of it.
+ * is stepped once it is known to be whole: its block-end marker was read (`whole`), a transaction of a
+ * later block arrived (the stream is in block order), or the flush that ends a finite input came; until
+ * then the newest block waits, since a batch may end in the middle of it.
  */
 import type { Operation } from "../../dex/classify/index.ts";
 import type { RawTransaction } from "../../schemas/raw-transaction.ts";
@@ -44,6 +44,8 @@ export class TraceWindow {
   #head = 0;
   /** The newest block stepped (every block up to it has been classified as the chain position says). */
   #stepped = 0;
+  /** Every block up to this one is whole (its block-end marker was read). */
+  #whole = 0;
 
   /** Operations anchored below `releaseFrom` are never released (see CoreOptions.resumedAfter). */
   constructor(
@@ -102,6 +104,11 @@ export class TraceWindow {
     }
   }
 
+  /** Every block up to `mcSeqno` is whole: no transaction of it is still to come. */
+  whole(mcSeqno: number): void {
+    if (mcSeqno > this.#whole) this.#whole = mcSeqno;
+  }
+
   /**
    * Every step that is ready (see `next`), in block order, merged: the released operations and the evicted
    * blocks of all of them.
@@ -116,14 +123,14 @@ export class TraceWindow {
   }
 
   /**
-   * The next step, or null when none is ready: the step of the oldest block not stepped yet, when a later
-   * block has arrived (or `flush`); with `flush`, once every block is stepped, one last step releasing
+   * The next step, or null when none is ready: the step of the oldest block not stepped yet, when it is
+   * whole (a later block has arrived, its marker was read, or `flush`); with `flush`, once every block is stepped, one last step releasing
    * everything still waiting and emptying the window.
    */
   next(classify: Classifier, flush = false): WindowStep | null {
     let block = Number.POSITIVE_INFINITY;
     for (const mc of this.#blocks.keys()) if (mc > this.#stepped && mc < block) block = mc;
-    if (block < this.#head || (flush && block === this.#head)) {
+    if (block < this.#head || block <= this.#whole || (flush && block === this.#head)) {
       this.#stepped = block;
       return this.#stepAt(classify, block, block - this.depth);
     }

@@ -11,6 +11,7 @@ import { createLogger } from "../../../infra/log.ts";
 import { createMetrics } from "../../../infra/metrics.ts";
 import type { CursorPosition } from "../../../infra/store/facts-writer.ts";
 import { type Core, runProcessor } from "../../../processors/run.ts";
+import { blockEnd } from "../../../schemas/bus-control.ts";
 import type { FactRows } from "../../../schemas/facts.ts";
 import { RAW_TX_VERSION, type RawTransaction } from "../../../schemas/raw-transaction.ts";
 
@@ -33,14 +34,14 @@ function rawTx(i: number, mc: number): RawTransaction {
 }
 
 /** Records what it is given; resumes after the highest block it saw, minus one. */
-function standInCore(): Core & { calls: { hashes: string[]; flush: boolean }[] } {
-  const calls: { hashes: string[]; flush: boolean }[] = [];
+function standInCore(): Core & { calls: { hashes: string[]; flush: boolean; whole: number }[] } {
+  const calls: { hashes: string[]; flush: boolean; whole: number }[] = [];
   let head = 0;
   return {
     calls,
-    async process(records, flush = false) {
+    async process(records, flush = false, whole = 0) {
       const txs = records as RawTransaction[];
-      calls.push({ hashes: txs.map((tx) => tx.hash), flush });
+      calls.push({ hashes: txs.map((tx) => tx.hash), flush, whole });
       for (const tx of txs) head = Math.max(head, tx.mc_seqno);
       return { rows: flush ? { blocks: [] } : {}, poolReports: [] };
     },
@@ -55,6 +56,7 @@ function setup(partitions = 1, failWrite = false) {
   const bus = createMemoryBus({ partitions, roundTrip: false });
   const core = standInCore();
   const writes: { rows: FactRows; position: CursorPosition }[] = [];
+  const metrics = createMetrics();
   const run = runProcessor({
     bus,
     core,
@@ -64,15 +66,38 @@ function setup(partitions = 1, failWrite = false) {
     },
     maxBatchRecords: 2,
     maxBatchMs: 0,
-    ctx: { logger: createLogger({ level: "silent" }), metrics: createMetrics() },
+    ctx: { logger: createLogger({ level: "silent" }), metrics },
   });
   const produce = (txs: RawTransaction[]) =>
     bus.produce(
       rawTransactionsTopic,
       txs.map((tx) => ({ key: tx.account, value: tx })),
     );
-  return { bus, core, writes, run, produce };
+  return { bus, core, writes, run, produce, metrics };
 }
+
+test("block-end markers tell the core which blocks are whole; they are not counted as transactions", async (t) => {
+  const { bus, core, run, metrics } = setup();
+  await bus.produce(
+    rawTransactionsTopic,
+    [rawTx(1, 10), rawTx(2, 10), blockEnd(10), rawTx(3, 11), blockEnd(11)].map((value) => ({
+      key: "k",
+      value,
+    })),
+  );
+  await run.finish({ lastMcSeqno: 11, records: 5 });
+  await run.done;
+  t.deepEqual(
+    core.calls.map((c) => [c.hashes.length, c.flush, c.whole]),
+    [
+      [2, false, 0],
+      [1, false, 10],
+      [0, false, 11],
+      [0, true, 0],
+    ],
+  );
+  t.is((await metrics.transactionsProcessed.get()).values[0]?.value, 3);
+});
 
 test("finish waits for every record (the last block spans two batches), flushes, stores the final cursor", async (t) => {
   const { core, writes, run, produce } = setup();
@@ -127,4 +152,9 @@ test("a write that fails for good ends the run with its error; finish rejects to
   await produce([rawTx(1, 10)]);
   await t.throwsAsync(run.finish({ lastMcSeqno: 10, records: 1 }), { message: "store refused" });
   await t.throwsAsync(run.done, { message: "store refused" });
+});
+
+test("a block-end marker crosses the topic codec as itself, not as a rejected record", (t) => {
+  const { codec } = rawTransactionsTopic;
+  t.deepEqual(codec.decode(codec.encode(blockEnd(7))), blockEnd(7));
 });

@@ -209,6 +209,16 @@ test("a step sees the blocks up to its own, whatever else the batch held", (t) =
   t.deepEqual(summary(w.next(standIn, true)?.released ?? []), ["swap:a[abc]"], "the flush steps block 12");
 });
 
+test("a block whose end marker was read is stepped at once, without waiting for a later block", (t) => {
+  const w = new TraceWindow(24);
+  w.add([tx("a", 10, ["01", SWAP], ["12"]), tx("b", 11, ["12", null])]);
+  t.deepEqual(w.step(standIn).released, [], "block 11 may still be cut by the batch");
+  w.whole(11);
+  t.deepEqual(summary(w.step(standIn).released), ["swap:a[ab]"]);
+  w.whole(9);
+  t.deepEqual(w.step(standIn).released, [], "an older marker changes nothing");
+});
+
 test("a late child: the operation leaves with its trace cut, once; the cut part is not a leftover", (t) => {
   const w = new TraceWindow(2);
   w.add([tx("a", 10, ["01", SWAP], ["12"])]);
