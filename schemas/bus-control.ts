@@ -31,13 +31,7 @@ export const endOfInput = (lastMcSeqno: number): EndOfInput => ({
   last_mc_seqno: lastMcSeqno,
 });
 
-export function isEndOfInput(value: unknown): value is EndOfInput {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    (value as { version?: unknown }).version === END_OF_INPUT_VERSION
-  );
-}
+export const isEndOfInput = (value: unknown): value is EndOfInput => hasVersion(value, END_OF_INPUT_VERSION);
 
 export const BLOCK_END_VERSION = "tondex.block-end.v1";
 
@@ -53,10 +47,9 @@ export type BlockEnd = z.infer<typeof blockEndSchema>;
 
 export const blockEnd = (mcSeqno: number): BlockEnd => ({ version: BLOCK_END_VERSION, mc_seqno: mcSeqno });
 
-export function isBlockEnd(value: unknown): value is BlockEnd {
-  return (
-    typeof value === "object" &&
-    value !== null &&
-    (value as { version?: unknown }).version === BLOCK_END_VERSION
-  );
+export const isBlockEnd = (value: unknown): value is BlockEnd => hasVersion(value, BLOCK_END_VERSION);
+
+/** A control record is told apart from the topic's other values by its `version` tag. */
+function hasVersion(value: unknown, version: string): boolean {
+  return typeof value === "object" && value !== null && (value as { version?: unknown }).version === version;
 }
