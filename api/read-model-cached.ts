@@ -14,7 +14,14 @@
  * next call tries again), and a caller that has to wait gets the error (the API answers 503).
  * Pool states used for simulation still come first from the processors' hot cache (api/deps.ts).
  */
-import type { AssetRecord, DexReadModel, PoolRecord, RawAddress, RouterRecord } from "./read-model.ts";
+import type {
+  AssetRecord,
+  DexReadModel,
+  FeedReference,
+  PoolRecord,
+  RawAddress,
+  RouterRecord,
+} from "./read-model.ts";
 
 type Snapshot = {
   routers: RouterRecord[];
@@ -69,6 +76,11 @@ function snapshotOf(
   };
 }
 
+const referenceOf = (s: Snapshot): FeedReference => ({
+  pool: (address) => s.poolBy.get(norm(address)),
+  asset: (address) => s.assetBy.get(norm(address))?.asset,
+});
+
 export function cachedReadModel(
   inner: DexReadModel,
   options: { ttlMs: number; now?: () => number; version?: () => number },
@@ -111,6 +123,14 @@ export function cachedReadModel(
     return refresh();
   };
   const cached: Partial<DexReadModel> = {
+    // The export feed reads the pools' tokens and the assets' descriptions with its events; the lists
+    // answer for what they know for good (FeedReference), whatever their age, so the feed never waits for
+    // them: a missing or old snapshot is refreshed in the background.
+    getFeedEvents: (from, to) => {
+      const current = snapshot;
+      if (current === null || now() - current.at >= options.ttlMs) refresh().catch(() => undefined);
+      return inner.getFeedEvents(from, to, current === null ? undefined : referenceOf(current));
+    },
     listRouters: async () => [...(await fresh()).routers],
     getRouter: async (address) => (await fresh()).routerBy.get(norm(address)) ?? null,
     listAssets: async () => [...(await fresh()).assets],

@@ -44,6 +44,7 @@ import type {
   DexReadModel,
   FeedBlock,
   FeedEventRecord,
+  FeedReference,
   FeeVaultRecord,
   LpPositionRecord,
   OperationFilter,
@@ -145,8 +146,8 @@ export class ClickHouseReadModel implements DexReadModel {
     return selectFeedHead(this.store);
   }
 
-  getFeedEvents(from: number, to: number): Promise<FeedEventRecord[]> {
-    return selectFeedEvents(this.store, from, to);
+  getFeedEvents(from: number, to: number, reference?: FeedReference): Promise<FeedEventRecord[]> {
+    return selectFeedEvents(this.store, from, to, reference === undefined ? {} : { reference });
   }
 
   getTrades(filter: TradeFilter): Promise<TradeRecord[]> {

@@ -253,6 +253,16 @@ export type FeedEventRecord = {
 };
 
 /**
+ * Reference data a caller already holds (api/read-model-cached.ts's lists), which the feed uses only where
+ * it answers for good: a pool whose tokens and router wallets are all known (a pool's tokens never change),
+ * an asset the feed can describe. Anything else is read from the store with the events.
+ */
+export type FeedReference = {
+  pool(address: RawAddress): PoolRecord | undefined;
+  asset(address: RawAddress): AssetRecord | undefined;
+};
+
+/**
  * An executed swap leg at a pool (a trade of the aggregator feeds: api/README "Export feeds"), amounts raw
  * in the pool's token order; `swapIn` names the side sold (`amount{swapIn}` in, the other out).
  */
@@ -342,7 +352,7 @@ export interface DexReadModel {
   /** The newest masterchain block whose feed events are all stored (never ahead of `getFeedEvents`). */
   getFeedHead(): Promise<FeedBlock | null>;
   /** Feed events of the blocks `from..to` (inclusive), in chain order: block, lt, id. */
-  getFeedEvents(from: number, to: number): Promise<FeedEventRecord[]>;
+  getFeedEvents(from: number, to: number, reference?: FeedReference): Promise<FeedEventRecord[]>;
   /** Executed trades in a time window, newest first (api/README "Export feeds"). */
   getTrades(filter: TradeFilter): Promise<TradeRecord[]>;
   /** Per pool with a trade in the inclusive window `since..until` (unix seconds): see PoolMarketRecord. */

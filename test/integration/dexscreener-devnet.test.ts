@@ -9,6 +9,9 @@
 import anyTest, { type TestFn } from "ava";
 import { z } from "zod";
 import { selectFeedEvents, selectFeedHead } from "../../api/queries/sql/feed.ts";
+import { cachedReadModel } from "../../api/read-model-cached.ts";
+import { ClickHouseReadModel } from "../../api/read-model-clickhouse.ts";
+import type { Store } from "../../infra/store/client.ts";
 import { ASSETS } from "../../ingest/devnet/sim/catalog.ts";
 import type { RawTransaction } from "../../schemas/raw-transaction.ts";
 import { type ApiDevnet, assetAddress, startApiDevnet } from "../helpers/api-devnet.ts";
@@ -70,6 +73,27 @@ test("the feed over a devnet run keeps every rule (0 violations)", async (t) => 
     t.true((report.counts.join ?? 0) > 0);
     t.true((report.counts.exit ?? 0) > 0);
   }
+});
+
+test("with the API's reference lists the feed reads only its events from the store, and answers the same", async (t) => {
+  const { env } = t.context;
+  const head = await selectFeedHead(env.pipeline.store);
+  if (head === null) return t.fail("no head");
+  const queries: string[] = [];
+  const store: Store = {
+    ...env.pipeline.store,
+    query: (sql, schema, params) => {
+      queries.push(sql);
+      return env.pipeline.store.query(sql, schema, params);
+    },
+  };
+  const model = cachedReadModel(new ClickHouseReadModel(store), { ttlMs: 60_000 });
+  t.true((await model.listPools()).length > 10, "the lists are read, as on the API's first request");
+  queries.length = 0;
+  const withLists = await model.getFeedEvents(0, head.mcSeqno);
+  t.is(queries.length, 1, "one query: every pool's tokens and every asset are known to the lists");
+  t.true(withLists.length > 1000);
+  t.deepEqual(withLists, await selectFeedEvents(env.pipeline.store, 0, head.mcSeqno));
 });
 
 test("maker and reserves stored by the processor: every event carries them, and the answers equal the lookups' (trace walk, pool_states)", async (t) => {

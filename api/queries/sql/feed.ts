@@ -31,8 +31,8 @@
 import { z } from "zod";
 import type { Store } from "../../../infra/store/client.ts";
 import { feedAsset } from "../../mappers/dexscreener.ts";
-import type { FeedBlock, FeedEventRecord } from "../../read-model.ts";
-import { assetAddress, POOLS_WITH_ROUTER, seconds, tokenAssetSql } from "./common.ts";
+import type { FeedBlock, FeedEventRecord, FeedReference } from "../../read-model.ts";
+import { type AssetRef, assetAddress, POOLS_WITH_ROUTER, seconds, tokenAssetSql } from "./common.ts";
 import {
   int,
   intOrNull,
@@ -44,10 +44,10 @@ import {
   unsigned,
   unsignedOrNull,
 } from "./fast-row.ts";
+import { aIsToken0 } from "./operation-records.ts";
 import { selectStatesAt, selectTracePaths, stateKey, type WalletTx } from "./operations.ts";
 import { selectAssetMetadata } from "./reference.ts";
 
-type AssetKind = "jetton" | "ton";
 type FeedRow = {
   kind: "swap" | "join" | "exit";
   id: string;
@@ -61,20 +61,23 @@ type FeedRow = {
   stored_maker: string | null;
   reserve0_after: bigint | null;
   reserve1_after: bigint | null;
-  /** The operation's side a (a swap's offer) is token0. */
-  a0: boolean;
-  /** The operation's asset references: null unless the pool's tokens are not both known. */
-  a_kind: AssetKind | null;
-  a_master: string | null;
+  /** A swap's offered and asked router wallets (side a = the offer); null for joins and exits. */
   a_wallet: string | null;
-  b_kind: AssetKind | null;
-  b_master: string | null;
   b_wallet: string | null;
   amount_a: bigint;
   amount_b: bigint;
+};
+
+/** A pool's tokens (asset addresses) and the router's wallets for them, as ./pools.ts resolves them. */
+type PoolTokens = {
   token0: string | null;
   token1: string | null;
+  token0Wallet: string | null;
+  token1Wallet: string | null;
 };
+
+/** The assets an operation names (for a pool whose tokens are not both known). */
+type OperationRefs = { a: AssetRef; b: AssetRef };
 
 const KINDS = ["swap", "join", "exit"] as const;
 const ASSET_KINDS = ["jetton", "ton"] as const;
@@ -94,73 +97,153 @@ const feedRow = rowReader(
     stored_maker: textOrNull(r, "stored_maker"),
     reserve0_after: unsignedOrNull(r, "reserve0_after"),
     reserve1_after: unsignedOrNull(r, "reserve1_after"),
-    a0: int(r, "a0") === 1,
-    a_kind: oneOfOrNull(r, "ref_a_kind", ASSET_KINDS),
-    a_master: textOrNull(r, "ref_a_master"),
-    a_wallet: textOrNull(r, "ref_a_wallet"),
-    b_kind: oneOfOrNull(r, "ref_b_kind", ASSET_KINDS),
-    b_master: textOrNull(r, "ref_b_master"),
-    b_wallet: textOrNull(r, "ref_b_wallet"),
+    a_wallet: textOrNull(r, "a_wallet"),
+    b_wallet: textOrNull(r, "b_wallet"),
     amount_a: unsigned(r, "amount_a"),
     amount_b: unsigned(r, "amount_b"),
-    token0: textOrNull(r, "token0"),
-    token1: textOrNull(r, "token1"),
   }),
 );
 
+const poolTokensRow = rowReader((r) => ({
+  pool: text(r, "pool"),
+  tokens: {
+    token0: textOrNull(r, "token0"),
+    token1: textOrNull(r, "token1"),
+    token0Wallet: textOrNull(r, "token0_wallet"),
+    token1Wallet: textOrNull(r, "token1_wallet"),
+  } satisfies PoolTokens,
+}));
+
+const refsRow = rowReader((r) => ({
+  id: text(r, "id"),
+  refs: {
+    a: {
+      kind: oneOfOrNull(r, "a_kind", ASSET_KINDS),
+      master: textOrNull(r, "a_master"),
+      routerWallet: textOrNull(r, "a_wallet"),
+    },
+    b: {
+      kind: oneOfOrNull(r, "b_kind", ASSET_KINDS),
+      master: textOrNull(r, "b_master"),
+      routerWallet: textOrNull(r, "b_wallet"),
+    },
+  } satisfies OperationRefs,
+}));
+
 const RANGE = "mc_seqno BETWEEN {from:UInt32} AND {to:UInt32}";
+const SWAP_EVENTS = `${RANGE} AND pool IS NOT NULL AND ifNull(amount_out > 0, false) AND amount_in > 0`;
+const LIQUIDITY_EVENTS = `${RANGE} AND ifNull(success, false) AND (amount0 > 0 OR amount1 > 0)
+    AND (kind = 'mint' OR (kind = 'withdraw' AND ifNull(withdraw_kind = 'burn', false)))`;
 
 // A range is thousands of rows, so a row carries only what its record needs (the transfer dominated): the
-// row's own maker only where no stored one answers ({stored} = 0 asks for it always); the side order `a0`
-// computed here by the rule of `aIsToken0` (./operation-records.ts: the offered wallet is token0's, else
-// the asked wallet is token1's, else the offer is token0; joins and exits are in token order); and the
-// asset references of the operation only where the pool's tokens are not both known (then they name it).
-const KNOWN = "pt.token0 IS NOT NULL AND pt.token1 IS NOT NULL";
+// row's own maker only where no stored one answers ({stored} = 0 asks for it always); a swap's two router
+// wallets, which orient it on its pool's tokens (joins and exits are in token order). The pools' tokens
+// are not joined here: they come from the caller's reference lists, else from POOL_TOKENS_SQL (a join of
+// every pool with its router cost as much as the range's scan), and the assets an operation names only
+// for the rare pool whose tokens are not both known (REFS_SQL).
 export const FEED_SQL = `SELECT kind, id, tx_hash, lt, mc_seqno, utime, pool,
   if({stored:UInt8} = 1 AND stored_maker IS NOT NULL, NULL, fallback_maker) AS maker, stored_maker,
-  reserve0_after, reserve1_after,
-  toUInt8(kind != 'swap' OR multiIf(a_wallet IS NOT NULL AND pt.token0_wallet IS NOT NULL, a_wallet = pt.token0_wallet,
-    b_wallet IS NOT NULL AND pt.token1_wallet IS NOT NULL, b_wallet = pt.token1_wallet, true)) AS a0,
-  if(${KNOWN}, NULL, a_kind) AS ref_a_kind, if(${KNOWN}, NULL, a_master) AS ref_a_master,
-  if(${KNOWN}, NULL, a_wallet) AS ref_a_wallet, if(${KNOWN}, NULL, b_kind) AS ref_b_kind,
-  if(${KNOWN}, NULL, b_master) AS ref_b_master, if(${KNOWN}, NULL, b_wallet) AS ref_b_wallet,
-  amount_a, amount_b, b.block_utime AS block_utime, pt.token0 AS token0, pt.token1 AS token1
+  reserve0_after, reserve1_after, a_wallet, b_wallet, amount_a, amount_b, b.block_utime AS block_utime
 FROM (
   SELECT 'swap' AS kind, id, tx_hash, lt, mc_seqno, utime, assumeNotNull(pool) AS pool,
     coalesce(route_sender, sender) AS fallback_maker, maker AS stored_maker, reserve0_after, reserve1_after,
-    offer_kind AS a_kind, offer_master AS a_master, offer_router_wallet AS a_wallet,
-    ask_kind AS b_kind, ask_master AS b_master, ask_router_wallet AS b_wallet,
+    offer_router_wallet AS a_wallet, ask_router_wallet AS b_wallet,
     amount_in AS amount_a, assumeNotNull(amount_out) AS amount_b
   FROM swaps FINAL
-  WHERE ${RANGE} AND pool IS NOT NULL AND ifNull(amount_out > 0, false) AND amount_in > 0
+  WHERE ${SWAP_EVENTS}
   UNION ALL
   SELECT if(kind = 'mint', 'join', 'exit') AS event, id, tx_hash, lt, mc_seqno, utime, pool,
     owner AS fallback_maker, maker AS stored_maker, reserve0_after, reserve1_after,
-    asset0_kind AS a_kind, asset0_master AS a_master, asset0_router_wallet AS a_wallet,
-    asset1_kind AS b_kind, asset1_master AS b_master, asset1_router_wallet AS b_wallet,
-    amount0 AS amount_a, amount1 AS amount_b
+    NULL AS a_wallet, NULL AS b_wallet, amount0 AS amount_a, amount1 AS amount_b
   FROM liquidity_by_block FINAL
-  WHERE ${RANGE} AND ifNull(success, false) AND (amount0 > 0 OR amount1 > 0)
-    AND (kind = 'mint' OR (kind = 'withdraw' AND ifNull(withdraw_kind = 'burn', false)))
+  WHERE ${LIQUIDITY_EVENTS}
 ) AS o
 LEFT JOIN (
   SELECT mc_seqno, toUInt32(utime) AS block_utime FROM blocks FINAL WHERE ${RANGE}
 ) AS b USING (mc_seqno)
-LEFT JOIN (
-  SELECT p.pool AS pool, p.token0_wallet AS token0_wallet, p.token1_wallet AS token1_wallet,
-    ${tokenAssetSql(0)} AS token0, ${tokenAssetSql(1)} AS token1
-  FROM ${POOLS_WITH_ROUTER}
-) AS pt USING (pool)
 ORDER BY mc_seqno, lt, id
 SETTINGS join_use_nulls = 1`;
 
+const POOL_TOKENS_SQL = `SELECT p.pool AS pool, p.token0_wallet AS token0_wallet, p.token1_wallet AS token1_wallet,
+  ${tokenAssetSql(0)} AS token0, ${tokenAssetSql(1)} AS token1
+FROM ${POOLS_WITH_ROUTER}
+WHERE p.pool IN {pools:Array(String)}
+SETTINGS join_use_nulls = 1`;
+
+const REFS_SQL = `SELECT id, offer_kind AS a_kind, offer_master AS a_master, offer_router_wallet AS a_wallet,
+  ask_kind AS b_kind, ask_master AS b_master, ask_router_wallet AS b_wallet
+FROM swaps FINAL WHERE ${RANGE} AND id IN {ids:Array(String)}
+UNION ALL
+SELECT id, asset0_kind, asset0_master, asset0_router_wallet, asset1_kind, asset1_master, asset1_router_wallet
+FROM liquidity_by_block FINAL WHERE ${RANGE} AND id IN {ids:Array(String)}`;
+
+const fullyKnown = (p: PoolTokens | undefined): p is PoolTokens =>
+  p !== undefined &&
+  p.token0 !== null &&
+  p.token1 !== null &&
+  p.token0Wallet !== null &&
+  p.token1Wallet !== null;
+
+/** Values by key: the reference's where it answers, the rest read (together) from the store. */
+async function knownElseRead<V>(
+  keys: readonly string[],
+  known: (key: string) => V | undefined,
+  read: (missing: string[]) => Promise<Iterable<readonly [string, V]>>,
+): Promise<Map<string, V>> {
+  const out = new Map<string, V>();
+  const missing: string[] = [];
+  for (const key of keys) {
+    const value = known(key);
+    if (value !== undefined) out.set(key, value);
+    else missing.push(key);
+  }
+  if (missing.length > 0) for (const [key, value] of await read(missing)) out.set(key, value);
+  return out;
+}
+
+/** The pools' tokens: from the reference where it knows them all, else from the store. */
+const poolTokensOf = (store: Store, pools: readonly string[], reference: FeedReference | undefined) =>
+  knownElseRead<PoolTokens>(
+    pools,
+    (pool) => {
+      const p = reference?.pool(pool);
+      return fullyKnown(p) ? p : undefined;
+    },
+    async (missing) =>
+      (await store.query(POOL_TOKENS_SQL, poolTokensRow, { pools: missing })).map(
+        (r) => [r.pool, r.tokens] as const,
+      ),
+  );
+
+/** Decimals of the assets the feed can describe (name, symbol and decimals known): reference, else store. */
+const describableDecimals = (
+  store: Store,
+  tokens: readonly string[],
+  reference: FeedReference | undefined,
+) => {
+  const decimals = (a: Parameters<typeof feedAsset>[0] | undefined) =>
+    a !== undefined && feedAsset(a) !== null ? (a.decimals as number) : undefined;
+  return knownElseRead<number>(
+    tokens,
+    (token) => decimals(reference?.asset(token)),
+    async (missing) =>
+      (await selectAssetMetadata(store, missing)).flatMap((a) => {
+        const d = decimals(a);
+        return d === undefined ? [] : [[a.address, d] as const];
+      }),
+  );
+};
+
 /** The pool's tokens, else (not both known) the assets the operation names; null when one cannot be named. */
-function assetsOf(o: FeedRow): [string, string] | null {
-  if (o.token0 !== null && o.token1 !== null) return [o.token0, o.token1];
-  const refA = { kind: o.a_kind, master: o.a_master, routerWallet: o.a_wallet };
-  const refB = { kind: o.b_kind, master: o.b_master, routerWallet: o.b_wallet };
-  const asset0 = o.token0 ?? assetAddress(o.a0 ? refA : refB);
-  const asset1 = o.token1 ?? assetAddress(o.a0 ? refB : refA);
+function assetsOf(
+  p: PoolTokens | undefined,
+  refs: OperationRefs | undefined,
+  a0: boolean,
+): [string, string] | null {
+  if (p?.token0 != null && p.token1 != null) return [p.token0, p.token1];
+  if (refs === undefined) return null;
+  const asset0 = p?.token0 ?? assetAddress(a0 ? refs.a : refs.b);
+  const asset1 = p?.token1 ?? assetAddress(a0 ? refs.b : refs.a);
   return asset0 === null || asset1 === null ? null : [asset0, asset1];
 }
 
@@ -168,14 +251,19 @@ export async function selectFeedEvents(
   store: Store,
   from: number,
   to: number,
-  options: { stored?: boolean } = {},
+  options: { stored?: boolean; reference?: FeedReference } = {},
 ): Promise<FeedEventRecord[]> {
   const stored = options.stored ?? true;
   const rows = await store.query(FEED_SQL, feedRow, { from, to, stored: stored ? 1 : 0 });
   if (rows.length === 0) return [];
   const noMaker = rows.filter((r) => !stored || r.stored_maker === null);
   const noReserves = rows.filter((r) => !stored || r.reserve0_after === null || r.reserve1_after === null);
-  const [states, paths] = await Promise.all([
+  const pools = await poolTokensOf(store, [...new Set(rows.map((r) => r.pool))], options.reference);
+  const unnamed = rows.filter((r) => {
+    const p = pools.get(r.pool);
+    return p?.token0 == null || p.token1 == null;
+  });
+  const [states, paths, refs] = await Promise.all([
     selectStatesAt(
       store,
       noReserves.map((r) => ({ pool: r.pool, lt: r.lt })),
@@ -186,30 +274,35 @@ export async function selectFeedEvents(
           store,
           noMaker.map((r) => r.tx_hash),
         ),
+    unnamed.length === 0
+      ? new Map<string, OperationRefs>()
+      : store
+          .query(REFS_SQL, refsRow, { from, to, ids: unnamed.map((r) => r.id) })
+          .then((found) => new Map(found.map((r) => [r.id, r.refs]))),
   ]);
-  // Asset metadata read with the events (not from a cached list older than them): an event is served only
-  // when its pool's tokens are known and both assets can be described.
-  const tokens = [
-    ...new Set(rows.flatMap((r) => [r.token0, r.token1]).filter((a): a is string => a !== null)),
-  ];
-  const describable = new Map(
-    (await selectAssetMetadata(store, tokens)).flatMap((a) =>
-      feedAsset(a) === null ? [] : [[a.address, a.decimals as number] as const],
-    ),
+  // An event is served only when its pool's tokens are known and both assets can be described.
+  const tokens = [...pools.values()].flatMap((p) =>
+    p.token0 !== null && p.token1 !== null ? [p.token0, p.token1] : [],
   );
-  const decimalsOf = (r: FeedRow, side: 0 | 1): number | null => {
-    const token = side === 0 ? r.token0 : r.token1;
-    return r.token0 === null || r.token1 === null || token === null ? null : (describable.get(token) ?? null);
-  };
+  const describable = await describableDecimals(store, [...new Set(tokens)], options.reference);
   // A block without a `blocks` row: the latest pool transaction time among its events (all stored).
   const fallback = new Map<number, number>();
   for (const r of rows) fallback.set(r.mc_seqno, Math.max(fallback.get(r.mc_seqno) ?? 0, r.utime));
   const out: FeedEventRecord[] = [];
   for (const r of rows) {
     const maker = makerOf(r, stored, paths);
-    const assets = maker === null ? null : assetsOf(r);
+    const p = pools.get(r.pool);
+    const a0 = aIsToken0({
+      type: r.kind === "swap" ? "Swap" : "AddLiquidity",
+      a_wallet: r.a_wallet,
+      b_wallet: r.b_wallet,
+      token0_wallet: p?.token0Wallet ?? null,
+      token1_wallet: p?.token1Wallet ?? null,
+    });
+    const assets = maker === null ? null : assetsOf(p, refs.get(r.id), a0);
     if (maker === null || assets === null) continue;
     const [reserve0, reserve1] = reservesOf(r, stored, states);
+    const known = p?.token0 != null && p.token1 != null;
     out.push({
       txHash: r.tx_hash,
       lt: r.lt,
@@ -218,15 +311,15 @@ export async function selectFeedEvents(
       asset0: assets[0],
       asset1: assets[1],
       kind: r.kind,
-      swapIn: r.kind === "swap" ? (r.a0 ? 0 : 1) : null,
-      amount0: r.a0 ? r.amount_a : r.amount_b,
-      amount1: r.a0 ? r.amount_b : r.amount_a,
+      swapIn: r.kind === "swap" ? (a0 ? 0 : 1) : null,
+      amount0: a0 ? r.amount_a : r.amount_b,
+      amount1: a0 ? r.amount_b : r.amount_a,
       maker,
       block: { mcSeqno: r.mc_seqno, utime: r.block_utime ?? (fallback.get(r.mc_seqno) as number) },
       reserve0,
       reserve1,
-      decimals0: decimalsOf(r, 0),
-      decimals1: decimalsOf(r, 1),
+      decimals0: known ? (describable.get(assets[0]) ?? null) : null,
+      decimals1: known ? (describable.get(assets[1]) ?? null) : null,
     });
   }
   return out;
@@ -254,9 +347,14 @@ function reservesOf(
 const headRow = z.object({ mc_seqno: z.number().int(), utime: seconds });
 
 // The newest block number first (which blocks exist needs no deduplication), then its row by key: FINAL
-// over the whole of \`blocks\` in descending order cost ~20 ms on 2.8M blocks, the key lookup ~1 ms.
+// over the whole of \`blocks\` in descending order cost ~20 ms on 2.8M blocks, the key lookup ~1 ms. The
+// number is read in key order from the end (ORDER BY … DESC LIMIT 1): max() read every granule below the
+// cursor (9.4 → 5.0 ms for the whole query on 2.8M blocks).
 const HEAD_SQL = `SELECT mc_seqno, toUInt32(utime) AS utime FROM blocks FINAL
-WHERE mc_seqno = (SELECT max(mc_seqno) FROM blocks WHERE mc_seqno <= (SELECT min(mc_seqno) FROM cursor FINAL))
+WHERE mc_seqno = (
+  SELECT mc_seqno FROM blocks WHERE mc_seqno <= (SELECT min(mc_seqno) FROM cursor FINAL)
+  ORDER BY mc_seqno DESC LIMIT 1
+)
 LIMIT 1`;
 
 export async function selectFeedHead(store: Store): Promise<FeedBlock | null> {
