@@ -3,7 +3,8 @@
  * events of a block range, and the assets and pairs they name. Every pair an event names resolves through
  * `feedPairOf`, every asset of a served pair through `feedAssetOf`: the read model serves an event's
  * decimals only when its pool's tokens are known and both assets can be described (name, symbol, decimals),
- * read together with the event (never from a cached list that may be older than the event).
+ * read with the event (the API's cached lists answer only for pools and assets they know for good; see
+ * api/read-model.ts `FeedReference`).
  */
 import type { ApiDeps } from "../deps.ts";
 import { BadRequestError, NotFoundError } from "../errors.ts";
