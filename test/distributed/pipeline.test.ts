@@ -224,6 +224,8 @@ async function scrape(p: Proc, name: string): Promise<number[]> {
 test.serial(
   "ingest → Kafka → 2 processor replicas → ClickHouse: the ground truth, and the embedded run's facts table by table",
   async (t) => {
+    // The embedded reference and a 100k-transaction run through Kafka: longer than ava's idle timeout.
+    t.timeout(1_200_000);
     const run = await runDistributed(t, 0, 1);
     const reference = await t.context.reference;
     if (process.env.TONDEX_DISTRIBUTED_BLOCKS === undefined) {
@@ -246,6 +248,7 @@ test.serial(
 test.serial(
   `SIGKILL a processor replica ${KILLS} times and restart it: 0 lost, 0 duplicated, the ground truth exactly`,
   async (t) => {
+    t.timeout(1_200_000);
     const run = await runDistributed(t, KILLS, 20261125);
     const reference = await t.context.reference;
     t.is(await countFacts(run.store, "transactions", {}), BigInt(reference.truth.txs.length));
