@@ -63,7 +63,13 @@ export type StoreOptions = {
 
 /** Bound query parameters: referenced in SQL as `{name:Type}`, never spliced into the text. */
 export type QueryParams = Readonly<Record<string, unknown>>;
-export type RowSchema<T> = z.ZodType<T, z.ZodTypeDef, unknown>;
+/**
+ * How a query's rows are read: a zod schema, or a hand-written reader for the wide hot reads (thousands of
+ * rows per request, where zod's per-row machinery cost more than the reading: api/queries/sql/fast-row.ts),
+ * which returns the row or throws an Error naming the field that does not fit.
+ */
+export type RowSchema<T> = z.ZodType<T, z.ZodTypeDef, unknown> | RowReader<T>;
+export type RowReader<T> = { readonly readRow: (row: Record<string, unknown>) => T };
 
 export type Store = {
   readonly kind: "embedded" | "server";
@@ -332,7 +338,7 @@ function wrap(
     kind,
     version,
     async query<T>(sql: string, schema: RowSchema<T>, params: QueryParams = {}): Promise<T[]> {
-      let rows: unknown[];
+      let rows: Record<string, unknown>[];
       try {
         const rs = await client.query({
           query: sql,
@@ -344,6 +350,17 @@ function wrap(
       } catch (error) {
         throw classifyStoreError(error, "query", { sql });
       }
+      if ("readRow" in schema)
+        return rows.map((row, i) => {
+          try {
+            return schema.readRow(row);
+          } catch (error) {
+            throw new NonRetryableError(
+              `ClickHouse row ${i} does not match its schema: ${error instanceof Error ? error.message : String(error)}`,
+              { context: { sql: sql.slice(0, 200) } },
+            );
+          }
+        });
       return rows.map((row, i) => {
         const parsed = schema.safeParse(row);
         if (parsed.success) return parsed.data;

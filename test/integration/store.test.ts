@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import anyTest, { type TestFn } from "ava";
 import { z } from "zod";
-import { isRetryable } from "../../infra/errors.ts";
+import { int, rowReader, text, unsigned } from "../../api/queries/sql/fast-row.ts";
+import { isRetryable, NonRetryableError } from "../../infra/errors.ts";
 import { openStore, type Store } from "../../infra/store/client.ts";
 import {
   countFacts,
@@ -305,6 +306,36 @@ test.serial("a row that does not fit its table is a non-retryable error naming t
   t.false(isRetryable(error));
   t.regex(error?.message ?? "", /^ClickHouse insert into blocks failed/);
 });
+
+test.serial(
+  "rows read by a zod schema or a hand-written reader are the same; a misfit names row and field",
+  async (t) => {
+    const { store } = t.context;
+    const sql = `SELECT number AS n, toUInt256(number) * toUInt256('1000000000000000000000') AS big, NULL AS none,
+    toString(number) AS s FROM system.numbers LIMIT 3`;
+    const viaZod = await store.query(
+      sql,
+      z.object({ n: z.coerce.number(), big: z.string().transform(BigInt), none: z.null(), s: z.string() }),
+    );
+    const reader = rowReader((r) => ({
+      n: int(r, "n"),
+      big: unsigned(r, "big"),
+      none: r.none as null,
+      s: text(r, "s"),
+    }));
+    const viaReader = await store.query(sql, reader);
+    t.deepEqual(viaReader, viaZod);
+    t.deepEqual(viaReader[2], { n: 2, big: 2_000_000_000_000_000_000_000n, none: null, s: "2" });
+    const error = await t.throwsAsync(
+      store.query("SELECT 1 AS n, 'x' AS big, NULL AS none, 'y' AS s", reader),
+    );
+    t.true(error instanceof NonRetryableError);
+    t.is(
+      error?.message,
+      'ClickHouse row 0 does not match its schema: big: expected a decimal integer string, got "x"',
+    );
+  },
+);
 
 test.serial("insertAll writes in order from the insert thread and stops at the first failure", async (t) => {
   const { store } = t.context;

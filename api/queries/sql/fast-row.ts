@@ -4,7 +4,7 @@
  * reader checks each field's type by hand and converts it as ./common.ts's schemas do (quoted 64-bit
  * integers → bigint, unix seconds → number); a mismatch fails the row with the field named, as zod would.
  */
-import { z } from "zod";
+import type { RowReader } from "../../../infra/store/client.ts";
 
 export type Fields = Record<string, unknown>;
 
@@ -56,16 +56,7 @@ export function oneOfOrNull<const V extends readonly string[]>(
   return r[f] === null ? null : oneOf(r, f, values);
 }
 
-/** A row schema for `Store.query` from a hand-written reader (a field error becomes the row's issue). */
-export function rowReader<T>(read: (r: Fields) => T): z.ZodType<T, z.ZodTypeDef, unknown> {
-  return z.any().transform((v, ctx) => {
-    try {
-      if (typeof v !== "object" || v === null) return fail("row", "an object", v);
-      return read(v as Fields);
-    } catch (error) {
-      if (!(error instanceof FieldError)) throw error;
-      ctx.addIssue({ code: "custom", message: error.message });
-      return z.NEVER;
-    }
-  }) as unknown as z.ZodType<T, z.ZodTypeDef, unknown>;
+/** A row reader for `Store.query` from a hand-written one (a field error names the field). */
+export function rowReader<T>(read: (r: Fields) => T): RowReader<T> {
+  return { readRow: read };
 }
