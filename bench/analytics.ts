@@ -189,12 +189,12 @@ export async function measure(store: Store): Promise<RouteResult[]> {
     const interval = seconds === DAY ? "hour" : "day";
     const step = interval === "hour" ? 3_600 : DAY;
     await run(
-      `/v1/stats/tvl (${interval}ly)`,
+      `/v1/stats/tvl (${interval === "hour" ? "hourly" : "daily"})`,
       async ([since, until]) => stringifyJson(dexTvlDto(await tvlHistory(deps, { since, until, interval }))),
       naive(NAIVE_TVL, { step }),
     );
     await run(
-      `/v1/pools/{a}/tvl (${interval}ly)`,
+      `/v1/pools/{a}/tvl (${interval === "hour" ? "hourly" : "daily"})`,
       async ([since, until]) =>
         stringifyJson(poolTvlDto(pool, await tvlHistory(deps, { since, until, interval, pool }))),
       naive(NAIVE_TVL, { step }),

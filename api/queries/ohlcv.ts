@@ -49,7 +49,13 @@ export async function poolOhlcv(deps: ApiDeps, address: RawAddress, q: OhlcvQuer
   const lastStart = Math.floor((before - 1) / step) * step;
   const from = q.includeEmpty ? Math.max(0, lastStart - (limit - 1) * step) : 0;
   const base = { pool: pool.address, timeframe: q.timeframe };
-  const rows = (await stats.candles({ ...base, step, from, before, limit })).reverse();
+  // The newest `limit` intervals first: when each has a trade they are the answer, without reading the
+  // pool's older rollup rows; else (gaps) the whole history before `before`.
+  const recent = Math.max(from, lastStart - (limit - 1) * step);
+  let rows = await stats.candles({ ...base, step, from: recent, before, limit });
+  if (rows.length < limit && recent > from)
+    rows = await stats.candles({ ...base, step, from, before, limit });
+  rows.reverse();
   const described = q.token === "base" ? pool.token0 : pool.token1;
   const unit = q.token === "base" ? pool.token1 : pool.token0;
   const assets = new Map(

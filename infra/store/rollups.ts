@@ -268,13 +268,16 @@ const ceilSql = (expr: string, step: number) =>
  * the last state (greatest lt) with utime in (at − 1 h, at], then per day boundary the last of its hours.
  * A rebuild from part of a bucket writes a row with a smaller lt than a full one, and ReplacingMergeTree(lt)
  * keeps the greatest: every state is read by some rebuild, so the bucket's last state is always the one kept.
+ * No FINAL: the greatest lt is picked anyway, and copies of a (pool, lt) state row are the same state (the
+ * state after a pool transaction is a function of the pool's transactions: processors/README.md); FINAL
+ * over pool_states costs about a second even on a few pools' keys (10M-state bulk store).
  */
 async function rebuildStates(store: Store, minutes: BucketSet, pools: Pools): Promise<void> {
   const filter = `${inBuckets("utime").replace("STEP", "toStartOfMinute")} AND ${POOL_KEYS}`;
   await store.command(
     `INSERT INTO pool_state_rollup_1h (pool, at, lt, utime, ${POOL_STATE_COLUMNS})
      SELECT pool, ${ceilSql("utime", HOUR)} AS at, lt, utime, ${POOL_STATE_COLUMNS}
-     FROM pool_states FINAL WHERE ${filter}
+     FROM pool_states WHERE ${filter}
      ORDER BY pool, at, lt DESC LIMIT 1 BY pool, at`,
     params(minutes, pools),
   );
@@ -287,7 +290,7 @@ async function rebuildStates(store: Store, minutes: BucketSet, pools: Pools): Pr
   await store.command(
     `INSERT INTO pool_state_rollup_1d (pool, at, lt, utime, ${POOL_STATE_COLUMNS})
      SELECT pool, ${ceilSql("at", DAY)} AS d, lt, utime, ${POOL_STATE_COLUMNS}
-     FROM pool_state_rollup_1h FINAL
+     FROM pool_state_rollup_1h
      WHERE at > toDateTime({lo:UInt32}, 'UTC') AND at <= toDateTime({hi:UInt32}, 'UTC') AND ${POOL_KEYS}
        AND ({all:UInt8} = 1 OR has({days:Array(UInt32)}, toUInt32(d)))
      ORDER BY pool, d, lt DESC LIMIT 1 BY pool, d`,

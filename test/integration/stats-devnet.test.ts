@@ -379,6 +379,16 @@ test.serial(
       );
     }
     t.log(`${trades.length} trades of ${pool.token0}/${pool.token1} in ${want.size} 4-hour candles`);
+    // `limit` newest intervals with trades, before an instant just after the last one: the newest of the list.
+    const after = (res.ohlcv_list.at(-1)?.[0] ?? 0) + 4 * 3600;
+    for (let limit = 1; limit <= res.ohlcv_list.length; limit++) {
+      const some = await get(
+        net,
+        `/v1/pools/${fr(pool.address)}/ohlcv?timeframe=hour&aggregate=4&limit=${limit}&before_timestamp=${after}`,
+        ohlcvResponse,
+      );
+      t.deepEqual(some.ohlcv_list, res.ohlcv_list.slice(-limit), `limit ${limit}`);
+    }
     // With the empty intervals: every interval from the first trade on, gaps at the previous close.
     const filled = await get(
       net,
