@@ -375,6 +375,10 @@ test.serial(
       { first: d - HOUR, until: d + 2 * DAY + HOUR, step: HOUR },
       { first: d + 17, until: d + 17, step: 1 },
       { first: d + 5 * HOUR + 2, until: d + 5 * HOUR + 2, step: 1 },
+      // Pools quiet over the look-back (none, one day) are read by key.
+      { first: d + DAY + HOUR, until: d + 2 * DAY + HOUR, step: HOUR, lookbackDays: 0 },
+      { first: d + DAY + 5, until: d + DAY + 5, step: 1, lookbackDays: 0 },
+      { first: d + 2 * DAY, until: d + 3 * DAY, step: DAY, lookbackDays: 1 },
       { first: d + DAY - 1, until: d + DAY - 1, step: 1 },
       { first: d + 30 * 60, until: d + DAY + 8 * HOUR, step: 2 * HOUR },
     ];

@@ -15,6 +15,7 @@
  * batch-independence), so any copy will do. FINAL over pool_states without its key costs seconds on the
  * 10M-state bulk store (2.2 s for the states of one hour); a key-less range read costs milliseconds.
  */
+import { z } from "zod";
 import { poolStateOfColumns } from "../../../dex/pool-state-row.ts";
 import type { Store } from "../../../infra/store/client.ts";
 import { DAY, HOUR } from "../../../infra/store/rollups.ts";
@@ -25,11 +26,12 @@ import { STATE_COLUMNS, stateRow } from "./pools.ts";
 const COLUMNS = `pool, lt, ${STATE_COLUMNS}`;
 const ts = (name: string) => `toDateTime({${name}:UInt32}, 'UTC')`;
 
-/** Latest state per pool at `first`: day rows ≤ d0, hour rows in (d0, h0], raw states in (h0, first]. */
+/**
+ * Latest state per pool at `first`: day rows in (d1, d0], hour rows in (d0, h0], raw states in (h0, first].
+ * The pools without a state since d1 (quiet for the whole look-back) are read apart, by key (OLDER_SQL).
+ */
 const BEFORE_SQL = `SELECT ${COLUMNS}, {first:UInt32} AS at FROM (
-  SELECT * FROM (
-    SELECT ${COLUMNS} FROM pool_state_rollup_1d WHERE at <= ${ts("d0")}
-    ORDER BY pool, lt DESC LIMIT 1 BY pool)
+  SELECT ${COLUMNS} FROM pool_state_rollup_1d WHERE at > ${ts("d1")} AND at <= ${ts("d0")}
   UNION ALL
   SELECT ${COLUMNS} FROM pool_state_rollup_1h WHERE at > ${ts("d0")} AND at <= ${ts("h0")}
   UNION ALL
@@ -37,6 +39,16 @@ const BEFORE_SQL = `SELECT ${COLUMNS}, {first:UInt32} AS at FROM (
 )
 ORDER BY pool, lt DESC
 LIMIT 1 BY pool`;
+
+/** The last day row at or before d1 of each of `pools`. */
+const OLDER_SQL = `SELECT ${COLUMNS}, {first:UInt32} AS at FROM (
+  SELECT ${COLUMNS} FROM pool_state_rollup_1d WHERE pool IN {pools:Array(String)} AND at <= ${ts("d1")}
+)
+ORDER BY pool, lt DESC
+LIMIT 1 BY pool`;
+
+/** How far back the first read looks for each pool's state (most pools trade weekly; the rest by key). */
+export const LOOKBACK_DAYS = 7;
 
 const point = (column: string) =>
   `toUInt32(intDiv(toUInt32(${column}) + {step:UInt32} - 1, {step:UInt32}) * {step:UInt32})`;
@@ -55,6 +67,7 @@ ORDER BY pool, p, lt DESC
 LIMIT 1 BY pool, p`;
 
 const beforeRow = stateRow.extend({ pool: str, at: seconds });
+const poolRow = z.object({ pool: str });
 const withinRow = stateRow.extend({ pool: str, p: seconds });
 
 /** The level the steps after `first` can be read from: every boundary of theirs is one of its boundaries. */
@@ -67,16 +80,22 @@ function withinLevel(first: number, step: number): string {
 
 export async function selectPoolStateTimeline(
   store: Store,
-  q: { first: number; until: number; step: number },
+  q: { first: number; until: number; step: number; lookbackDays?: number },
 ): Promise<PoolStatePoint[]> {
   const d0 = Math.floor(q.first / DAY) * DAY;
   const h0 = Math.floor(q.first / HOUR) * HOUR;
-  const [before, within] = await Promise.all([
-    store.query(BEFORE_SQL, beforeRow, { first: q.first, d0, h0 }),
+  const d1 = d0 - (q.lookbackDays ?? LOOKBACK_DAYS) * DAY;
+  const [recent, within, all] = await Promise.all([
+    store.query(BEFORE_SQL, beforeRow, { first: q.first, d0, h0, d1 }),
     q.until > q.first ? store.query(withinLevel(q.first, q.step), withinRow, q) : Promise.resolve([]),
+    store.query("SELECT DISTINCT pool FROM pool_state_rollup_1d WHERE at <= {d1:UInt32}", poolRow, { d1 }),
   ]);
+  const found = new Set(recent.map((r) => r.pool));
+  const quiet = all.map((r) => r.pool).filter((p) => !found.has(p));
+  const older =
+    quiet.length === 0 ? [] : await store.query(OLDER_SQL, beforeRow, { first: q.first, d1, pools: quiet });
   return [
-    ...before.map((r) => ({ pool: r.pool, at: r.at, state: poolStateOfColumns(r) })),
+    ...[...recent, ...older].map((r) => ({ pool: r.pool, at: r.at, state: poolStateOfColumns(r) })),
     ...within.map((r) => ({ pool: r.pool, at: r.p, state: poolStateOfColumns(r) })),
   ];
 }
