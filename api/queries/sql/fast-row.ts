@@ -44,6 +44,11 @@ export const int = (r: Fields, f: string): number => {
 };
 export const intOrNull = (r: Fields, f: string): number | null => (r[f] === null ? null : int(r, f));
 
+export const bool = (r: Fields, f: string): boolean => {
+  const v = r[f];
+  return typeof v === "boolean" ? v : fail(f, "a boolean", v);
+};
+
 export function oneOf<const V extends readonly string[]>(r: Fields, f: string, values: V): V[number] {
   const v = r[f];
   return typeof v === "string" && values.includes(v) ? v : fail(f, values.join(" | "), v);
