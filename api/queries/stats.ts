@@ -55,7 +55,11 @@ export async function poolStats(
   const stats = statsOf(deps);
   const w = checkWindow(q.since, q.until);
   const pool = q.pool ?? null;
-  const [rows, totals] = await Promise.all([stats.poolStats(w, pool), stats.dexTotals(w, pool)]);
+  // One pool: its row's distinct makers are the answer's (a second read of the same rollup rows spared).
+  const [rows, totals] = await Promise.all([
+    stats.poolStats(w, pool),
+    pool === null ? stats.dexTotals(w, null) : null,
+  ]);
   const records = await poolRecords(
     deps,
     rows.map((r) => r.pool),
@@ -95,7 +99,7 @@ export async function poolStats(
       last: r.trades > 0 ? { base: lastBase, quote: lastQuote } : null,
     };
   });
-  return { ...w, uniqueWallets: totals.unique_wallets, pools };
+  return { ...w, uniqueWallets: totals?.unique_wallets ?? rows[0]?.unique_wallets ?? 0, pools };
 }
 
 /** Few pools one by one; many from the pool list (cached by the server between batches). */
