@@ -198,7 +198,7 @@ export class ProcessorCore {
     const step: { released: Operation[]; evicted: WindowStep["evicted"] } = { released: [], evicted: [] };
     const classifier = (batch: readonly RawTransaction[]) =>
       classify(batch, { jettonMasters: this.#assets.hints(), memo: this.#memo });
-    for (let s = this.#window.next(classifier, flush); s !== null; s = this.#window.next(classifier, flush)) {
+    for (const s of this.#window.steps(classifier, flush)) {
       step.released.push(...(await this.#assets.enrich(s.released)));
       step.evicted.push(...s.evicted);
     }

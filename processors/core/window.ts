@@ -115,11 +115,19 @@ export class TraceWindow {
    */
   step(classify: Classifier, flush = false): WindowStep {
     const out: WindowStep = { released: [], evicted: [] };
-    for (let s = this.next(classify, flush); s !== null; s = this.next(classify, flush)) {
+    for (const s of this.steps(classify, flush)) {
       out.released.push(...s.released);
       out.evicted.push(...s.evicted);
     }
     return out;
+  }
+
+  /**
+   * Every step that is ready, one at a time: the next is computed only when asked for, so the caller may
+   * act on a step's operations before the next step classifies (the core enriches them in between).
+   */
+  *steps(classify: Classifier, flush = false): Generator<WindowStep> {
+    for (let s = this.next(classify, flush); s !== null; s = this.next(classify, flush)) yield s;
   }
 
   /**
