@@ -15,6 +15,7 @@ import type { Store } from "../../../infra/store/client.ts";
 import { DEX_VERSIONS, POOL_TYPES } from "../../../schemas/facts.ts";
 import type { PoolRecord, RawAddress } from "../../read-model.ts";
 import { big, nstr, POOLS_WITH_ROUTER, str, tokenAssetSql } from "./common.ts";
+import { bool, type Fields, int, oneOf, unsigned } from "./fast-row.ts";
 
 /** Columns of a state row the AMM needs, in the order PoolState names them. */
 export const STATE_COLUMNS = `pool_type, reserve0, reserve1, lp_supply, lp_fee_bps, protocol_fee_bps, ref_fee_bps,
@@ -38,6 +39,24 @@ export const stateRow = z.object({
 
 /** A state row's columns → PoolState (the one mapping, dex/pool-state-row.ts). */
 export const toPoolState: (s: z.infer<typeof stateRow>) => PoolState = poolStateOfColumns;
+
+/** `stateRow` read by hand (./fast-row.ts) for the wide reads (thousands of states): same checks, same PoolState. */
+export const readState = (r: Fields): PoolState =>
+  poolStateOfColumns({
+    pool_type: oneOf(r, "pool_type", POOL_TYPES),
+    reserve0: unsigned(r, "reserve0"),
+    reserve1: unsigned(r, "reserve1"),
+    lp_supply: unsigned(r, "lp_supply"),
+    lp_fee_bps: int(r, "lp_fee_bps"),
+    protocol_fee_bps: int(r, "protocol_fee_bps"),
+    ref_fee_bps: int(r, "ref_fee_bps"),
+    collected_protocol_fee0: unsigned(r, "collected_protocol_fee0"),
+    collected_protocol_fee1: unsigned(r, "collected_protocol_fee1"),
+    is_locked: bool(r, "is_locked"),
+    amp: unsigned(r, "amp"),
+    rate: unsigned(r, "rate"),
+    w0: unsigned(r, "w0"),
+  });
 
 /** A state row of the LEFT JOIN: every column null when the pool has no state (join_use_nulls). */
 const maybeState = z.object(

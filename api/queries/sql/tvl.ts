@@ -16,14 +16,12 @@
  * 10M-state bulk store (2.2 s for the states of one hour); a key-less range read costs milliseconds.
  */
 import { z } from "zod";
-import { poolStateOfColumns } from "../../../dex/pool-state-row.ts";
 import type { Store } from "../../../infra/store/client.ts";
 import { DAY, HOUR } from "../../../infra/store/rollups.ts";
-import { POOL_TYPES } from "../../../schemas/facts.ts";
 import type { PoolStatePoint } from "../../read-model.ts";
 import { str } from "./common.ts";
-import { bool, int, oneOf, rowReader, text, unsigned } from "./fast-row.ts";
-import { STATE_COLUMNS } from "./pools.ts";
+import { int, rowReader, text } from "./fast-row.ts";
+import { readState, STATE_COLUMNS } from "./pools.ts";
 
 const COLUMNS = `pool, lt, ${STATE_COLUMNS}`;
 const ts = (name: string) => `toDateTime({${name}:UInt32}, 'UTC')`;
@@ -69,29 +67,11 @@ ORDER BY pool, point, lt DESC
 LIMIT 1 BY pool, point`;
 
 /**
- * Read by hand (./fast-row.ts): a 30-day daily history is 36,000 rows of 13 state columns, which zod took
- * about a second to parse (the query: about 100 ms). The same checks and conversions as pools.ts `stateRow`.
+ * Read by hand (./fast-row.ts, pools.ts `readState`): a 30-day daily history is 36,000 rows of 13 state
+ * columns, which zod took about a second to parse (the query: about 100 ms).
  */
 const pointRow = rowReader(
-  (r): PoolStatePoint => ({
-    pool: text(r, "pool"),
-    at: int(r, "point"),
-    state: poolStateOfColumns({
-      pool_type: oneOf(r, "pool_type", POOL_TYPES),
-      reserve0: unsigned(r, "reserve0"),
-      reserve1: unsigned(r, "reserve1"),
-      lp_supply: unsigned(r, "lp_supply"),
-      lp_fee_bps: int(r, "lp_fee_bps"),
-      protocol_fee_bps: int(r, "protocol_fee_bps"),
-      ref_fee_bps: int(r, "ref_fee_bps"),
-      collected_protocol_fee0: unsigned(r, "collected_protocol_fee0"),
-      collected_protocol_fee1: unsigned(r, "collected_protocol_fee1"),
-      is_locked: bool(r, "is_locked"),
-      amp: unsigned(r, "amp"),
-      rate: unsigned(r, "rate"),
-      w0: unsigned(r, "w0"),
-    }),
-  }),
+  (r): PoolStatePoint => ({ pool: text(r, "pool"), at: int(r, "point"), state: readState(r) }),
 );
 const poolRow = z.object({ pool: str });
 
