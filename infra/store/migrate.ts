@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { NonRetryableError } from "../errors.ts";
+import { sleep } from "../retry.ts";
 import type { Store } from "./client.ts";
 
 export const DEFAULT_MIGRATIONS_DIR = fileURLToPath(new URL("../../schemas/clickhouse/", import.meta.url));
@@ -167,21 +168,99 @@ export type MigrateResult = { applied: string[]; alreadyApplied: number };
 
 export async function migrate(
   store: Store,
-  options: { dir?: string; migrations?: readonly Migration[]; now?: () => number } = {},
+  options: {
+    dir?: string;
+    migrations?: readonly Migration[];
+    now?: () => number;
+    lock?: Partial<MigrationLockOptions>;
+  } = {},
 ): Promise<MigrateResult> {
   const migrations = options.migrations ?? (await loadMigrations(options.dir));
   const now = options.now ?? Date.now;
   await store.command(MIGRATIONS_TABLE);
-  const applied = await store.query(
-    "SELECT version, name, checksum FROM schema_migrations FINAL ORDER BY version",
-    appliedRow,
-  );
-  const pending = planMigrations(migrations, applied);
-  for (const m of pending) {
-    for (const statement of m.statements) await store.command(statement);
-    await store.insert("schema_migrations", [
-      { version: m.version, name: m.name, checksum: m.checksum, applied_at: Math.floor(now() / 1000) },
-    ]);
+  const planned = async () =>
+    planMigrations(
+      migrations,
+      await store.query(
+        "SELECT version, name, checksum FROM schema_migrations FINAL ORDER BY version",
+        appliedRow,
+      ),
+    );
+  // Nothing to apply (every start after the first): no lock, so a process killed here leaves none behind.
+  if ((await planned()).length === 0) return { applied: [], alreadyApplied: migrations.length };
+  return withMigrationLock(store, { ...DEFAULT_LOCK, ...options.lock }, async () => {
+    // Planned again under the lock: another process may have applied them while this one waited.
+    const pending = await planned();
+    for (const m of pending) {
+      for (const statement of m.statements) await store.command(statement);
+      await store.insert("schema_migrations", [
+        { version: m.version, name: m.name, checksum: m.checksum, applied_at: Math.floor(now() / 1000) },
+      ]);
+    }
+    return { applied: pending.map((m) => m.file), alreadyApplied: migrations.length - pending.length };
+  });
+}
+
+/**
+ * Processes started together on one ClickHouse (N `tondex process` replicas, `serve`, `ingest`) would
+ * otherwise run the same migrations at once: one dropping a table (012) while another alters it, or
+ * dropping rollups after the other has backfilled them. The lock is a table only one process can create
+ * (`CREATE TABLE` without IF NOT EXISTS); its holder writes a heartbeat row every `heartbeatMs`, and a lock
+ * whose newest heartbeat is older than `staleMs` (its holder died mid-migration) is dropped and taken anew.
+ */
+export type MigrationLockOptions = { heartbeatMs: number; staleMs: number; pollMs: number };
+
+const DEFAULT_LOCK: MigrationLockOptions = { heartbeatMs: 2_000, staleMs: 20_000, pollMs: 250 };
+export const MIGRATION_LOCK_TABLE = "schema_migrations_lock";
+
+const lockAge = z.object({ age: z.coerce.number().nullable() });
+
+async function withMigrationLock<T>(
+  store: Store,
+  options: MigrationLockOptions,
+  run: () => Promise<T>,
+): Promise<T> {
+  const beat = () => store.command(`INSERT INTO ${MIGRATION_LOCK_TABLE} SELECT now()`);
+  const held = async () =>
+    (await store.query(`EXISTS TABLE ${MIGRATION_LOCK_TABLE}`, z.object({ result: z.coerce.number() })))[0]
+      ?.result === 1;
+  // The holder may release the lock between any two of these statements: a failure while no lock table
+  // exists is tried again (a few times in a row, so a CREATE that fails for another reason still surfaces).
+  for (let vanished = 0; ; ) {
+    try {
+      await store.command(
+        `CREATE TABLE ${MIGRATION_LOCK_TABLE} (at DateTime('UTC')) ENGINE = Memory COMMENT 'held by a process migrating the schema (infra/store/migrate.ts)'`,
+      );
+      break;
+    } catch (error) {
+      if (!(await held())) {
+        if (++vanished > 5) throw error;
+        continue;
+      }
+      vanished = 0;
+    }
+    const age = await store
+      .query(`SELECT dateDiff('second', max(at), now()) AS age FROM ${MIGRATION_LOCK_TABLE}`, lockAge)
+      .then(([row]) => row?.age ?? null)
+      .catch(async (error: unknown) => {
+        if (await held()) throw error;
+        return null; // released meanwhile: try to take it
+      });
+    // No heartbeat yet (just created) or a live holder: wait; silent for staleMs (its holder died): take over.
+    if (age !== null && age * 1000 > options.staleMs)
+      await store.command(`DROP TABLE IF EXISTS ${MIGRATION_LOCK_TABLE}`);
+    else await sleep(options.pollMs);
   }
-  return { applied: pending.map((m) => m.file), alreadyApplied: migrations.length - pending.length };
+  await beat();
+  let beating: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    beating = beat().catch(() => undefined);
+  }, options.heartbeatMs);
+  try {
+    return await run();
+  } finally {
+    clearInterval(timer);
+    await beating;
+    await store.command(`DROP TABLE IF EXISTS ${MIGRATION_LOCK_TABLE}`);
+  }
 }

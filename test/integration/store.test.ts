@@ -22,6 +22,7 @@ import { readCursor, writeBatch } from "../../infra/store/facts-writer.ts";
 import {
   DEFAULT_MIGRATIONS_DIR,
   loadMigrations,
+  MIGRATION_LOCK_TABLE,
   migrate,
   parseMigration,
 } from "../../infra/store/migrate.ts";
@@ -386,3 +387,58 @@ test.serial("throughput: one 100k-row swaps insert", async (t) => {
   t.log(`100000 swap rows in ${seconds.toFixed(2)} s = ${Math.round(100_000 / seconds)} rows/s`);
   t.is(await countFacts(store, "swaps"), 100_000n + 4n, "plus the 4 swaps of the earlier tests");
 });
+
+test.serial(
+  "migrations run one process at a time: a held lock is waited for, a stale one taken over, two runs apply once",
+  async (t) => {
+    const { store } = t.context;
+    const all = await loadMigrations();
+    const extra = (n: number) =>
+      parseMigration(
+        `${String(all.length + n).padStart(3, "0")}_lock_test_${n}.sql`,
+        `CREATE TABLE IF NOT EXISTS lock_test_${n} (x UInt8) ENGINE = Memory;`,
+      );
+    const lock = { heartbeatMs: 50, staleMs: 5_000, pollMs: 20 };
+    const holdLock = async (heartbeatAgeSeconds: number) => {
+      await store.command(`CREATE TABLE ${MIGRATION_LOCK_TABLE} (at DateTime('UTC')) ENGINE = Memory`);
+      await store.command(`INSERT INTO ${MIGRATION_LOCK_TABLE} SELECT now() - ${heartbeatAgeSeconds}`);
+    };
+    // Held by another process whose heartbeat is fresh: waited for until it is released.
+    await holdLock(0);
+    let done = false;
+    const waiting = migrate(store, { migrations: [...all, extra(1)], lock }).then((r) => {
+      done = true;
+      return r;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    t.false(done, "waits while the lock is held");
+    await store.command(`DROP TABLE ${MIGRATION_LOCK_TABLE}`);
+    t.deepEqual(await waiting, { applied: [extra(1).file], alreadyApplied: all.length });
+    // Left by a process that died mid-migration (silent for a minute): taken over.
+    await holdLock(60);
+    t.deepEqual(await migrate(store, { migrations: [...all, extra(1), extra(2)], lock }), {
+      applied: [extra(2).file],
+      alreadyApplied: all.length + 1,
+    });
+    // Two runs at once: one applies, the other finds it applied once it holds the lock.
+    const three = [...all, extra(1), extra(2), extra(3)];
+    const runs = await Promise.all([
+      migrate(store, { migrations: three, lock }),
+      migrate(store, { migrations: three, lock }),
+    ]);
+    t.deepEqual(
+      runs.map((r) => r.applied).sort((a, b) => a.length - b.length),
+      [[], [extra(3).file]],
+    );
+    const [exists] = await store.query(
+      `EXISTS TABLE ${MIGRATION_LOCK_TABLE}`,
+      z.object({ result: z.coerce.number() }),
+    );
+    t.is(exists?.result, 0, "released");
+    await store.command(
+      `ALTER TABLE schema_migrations DELETE WHERE version > ${all.length} SETTINGS mutations_sync = 1`,
+    );
+    for (const n of [1, 2, 3]) await store.command(`DROP TABLE IF EXISTS lock_test_${n}`);
+    t.deepEqual(await migrate(store), { applied: [], alreadyApplied: all.length });
+  },
+);
