@@ -16,20 +16,21 @@
  *   trade of the same size landing first, never less than 0.1 %. Rendered with 6 digits rounded up;
  *   `recommended_min_ask_units` applies the rendered value like `min_ask_units`.
  * - `gas_params`: ./gas.ts.
- * Reverse swap: `offer_units` = dex/amm `reverseSwap(...).amountIn` (the smallest input that pays at least
- * the wanted units), and every other field is the forward simulation of that input.
+ * Reverse swap: `offer_units` = dex/amm `minimalInput(...).amountIn` (`reverseSwap`'s: the smallest input
+ * that pays at least the wanted units), and every other field is the forward simulation of that input.
  */
 import {
   type Direction,
   dexVersionOf,
   isAmmInputError,
   isTvmExit,
+  minimalInput,
   outputWithoutFees,
   type PoolState,
   priceImpact,
   type Ratio,
   ratio,
-  reverseSwap,
+  type SwapResult,
   swap,
   swapRate,
 } from "../../dex/amm/index.ts";
@@ -190,7 +191,11 @@ function fixedPartsOf(input: SwapInput, direction: Direction): FixedParts {
 
 function forwardQuote(input: SwapInput, offerUnits: bigint): SwapQuote {
   const direction = directionOf(input.pool, input.offer);
-  const result = swap(input.state, swapRequest(input, direction, offerUnits));
+  return quoteOf(input, direction, offerUnits, swap(input.state, swapRequest(input, direction, offerUnits)));
+}
+
+/** The quote of `offerUnits`, given its forward swap (`swap` of `swapRequest(input, direction, offerUnits)`). */
+function quoteOf(input: SwapInput, direction: Direction, offerUnits: bigint, result: SwapResult): SwapQuote {
   if (result.status !== "ok")
     return { ok: false, reason: `the pool would refund (exit code ${result.exitCode})` };
   const askUnits = result.amountOut;
@@ -246,7 +251,9 @@ export function quoteReverseSwap(input: SwapInput, askUnits: bigint): SwapQuote 
   const direction = directionOf(input.pool, input.offer);
   const { hasReferral, refFeeBps } = swapRequest(input, direction, 1n);
   return guarded(() => {
-    const r = reverseSwap(input.state, { direction, targetOut: askUnits, hasReferral, refFeeBps });
-    return forwardQuote(input, r.amountIn);
+    // The minimal input's forward swap is the one `swapRequest` makes for it: the same pool, direction,
+    // referral and fee (a minimum output of 0 is the default), so it is not run a second time.
+    const r = minimalInput(input.state, { direction, targetOut: askUnits, hasReferral, refFeeBps });
+    return quoteOf(input, direction, r.amountIn, r.swap);
   });
 }

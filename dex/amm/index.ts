@@ -20,6 +20,7 @@ export { feelessState, outputWithoutFees, priceImpact, spotPrice, swapRate } fro
 export { type Ratio, type Rounding, ratio, toDecimalString } from "./ratio.ts";
 export {
   bisectionMissesMinimum,
+  minimalInput,
   OutputNotReachableError,
   type ReverseRequest,
   type ReverseResult,

@@ -54,20 +54,13 @@ type Ctx = {
   maxIn: bigint;
   /** Referral bps actually charged on this swap. */
   refBps: bigint;
-  netOf: (base: bigint) => bigint;
-  forward: (amountIn: bigint) => SwapResult;
+  swapReq: Omit<SwapRequest, "amountIn">;
 };
 
 function context(pool: PoolState, req: ReverseRequest): Ctx {
   const { reserveIn, reserveOut } = sides(pool, req.direction);
   const v1 = dexVersionOf(pool.type) === "v1";
   const refBps = req.hasReferral === true ? (v1 ? pool.refFeeBps : (req.refFeeBps ?? 0n)) : 0n;
-  const swapReq: Omit<SwapRequest, "amountIn"> = {
-    direction: req.direction,
-    minOut: 0n,
-    hasReferral: req.hasReferral,
-    refFeeBps: req.refFeeBps,
-  };
   return {
     pool,
     req,
@@ -75,27 +68,52 @@ function context(pool: PoolState, req: ReverseRequest): Ctx {
     reserveOut,
     maxIn: MAX_COINS - reserveIn,
     refBps,
-    netOf: (base) => outputFees(base, pool.protocolFeeBps, refBps).amountOut,
-    forward: (amountIn) => swap(pool, { ...swapReq, amountIn }),
+    swapReq: { direction: req.direction, minOut: 0n, hasReferral: req.hasReferral, refFeeBps: req.refFeeBps },
   };
 }
+
+const netOf = (ctx: Ctx, base: bigint): bigint =>
+  outputFees(base, ctx.pool.protocolFeeBps, ctx.refBps).amountOut;
+
+const forward = (ctx: Ctx, amountIn: bigint): SwapResult => swap(ctx.pool, { ...ctx.swapReq, amountIn });
 
 /** Smallest gross output B with f(B) ≥ T: start from the fee inversion, then step (f moves by ≤ 1). */
 function minGrossFor(ctx: Ctx, target: bigint): bigint {
   let b = ceilDiv(target * FEE_DIVIDER, FEE_DIVIDER - ctx.pool.protocolFeeBps - ctx.refBps);
-  while (b > 1n && ctx.netOf(b - 1n) >= target) b -= 1n;
-  while (ctx.netOf(b) < target) b += 1n;
+  while (b > 1n && netOf(ctx, b - 1n) >= target) b -= 1n;
+  while (netOf(ctx, b) < target) b += 1n;
   return b;
 }
 
 /** The curve's gross output for `amountIn`, or the TVM exit code the math would raise. */
-function curveOut(ctx: Ctx, amountIn: bigint): { out: bigint } | { exit: number } {
+type CurveOut = { out: bigint } | { exit: number };
+
+function curveOut(ctx: Ctx, amountIn: bigint): CurveOut {
   try {
     return { out: CURVES[ctx.pool.type].baseOut(ctx.pool, ctx.req.direction, amountIn) };
   } catch (e) {
     if (isTvmExit(e)) return { exit: e.exitCode };
     throw e;
   }
+}
+
+/**
+ * The curve at the largest input the pool can take (`maxIn`), per state object and direction: it does not
+ * depend on the target, and for the weighted curves it is a math exception (an Error with its stack),
+ * the most expensive evaluation of a search. States are never mutated (a swap makes a new one).
+ */
+const topOuts = new WeakMap<PoolState, { "0to1"?: CurveOut; "1to0"?: CurveOut }>();
+function topOut(ctx: Ctx): CurveOut {
+  let kept = topOuts.get(ctx.pool);
+  if (kept === undefined) {
+    kept = {};
+    topOuts.set(ctx.pool, kept);
+  }
+  const known = kept[ctx.req.direction];
+  if (known !== undefined) return known;
+  const out = curveOut(ctx, ctx.maxIn);
+  kept[ctx.req.direction] = out;
+  return out;
 }
 
 /** Gross output of a raw curve evaluation; math exceptions count as "not this input". */
@@ -146,13 +164,12 @@ function spotGuess(ctx: Ctx, b: bigint): bigint | null {
  * large", which the forward swap then rejects.
  */
 function searchInput(ctx: Ctx, b: bigint): bigint | null {
-  const probe = (a: bigint): Probe => {
-    const r = curveOut(ctx, a);
-    return "out" in r
+  const reached = (r: CurveOut): Probe =>
+    "out" in r
       ? { reaches: r.out >= b, out: r.out }
       : { reaches: r.exit !== FP_ERRORS.complementOutOfRange, out: null };
-  };
-  const top = probe(ctx.maxIn);
+  const probe = (a: bigint): Probe => reached(curveOut(ctx, a));
+  const top = reached(topOut(ctx));
   if (!top.reaches) return null;
   let lo = 0n;
   let loOut: bigint | null = 0n;
@@ -190,8 +207,13 @@ function searchInput(ctx: Ctx, b: bigint): bigint | null {
     let byValue = false;
     let mid = (lo + hi) >> 1n;
     if (interpolate && loOut !== null && hiOut !== null && hiOut > loOut) {
-      byValue = true;
-      mid = lo + ((b - loOut) * width) / (hiOut - loOut);
+      // hiOut = b puts the interpolation at hi: the target is the start of the step of outputs that hi is
+      // on. Where outputs are far coarser than inputs (several inputs per unit of output) that step is
+      // long, and only bisection finds its start without creeping along it one input at a time.
+      if (hiOut > b || width <= 2n * (hiOut - loOut)) {
+        byValue = true;
+        mid = lo + ((b - loOut) * width) / (hiOut - loOut);
+      }
     }
     if (mid <= lo) mid = lo + 1n;
     if (mid >= hi) mid = hi - 1n;
@@ -204,7 +226,7 @@ function searchInput(ctx: Ctx, b: bigint): bigint | null {
 }
 
 function notReachable(ctx: Ctx, why: string): OutputNotReachableError {
-  const atMax = ctx.maxIn > 0n ? ctx.forward(ctx.maxIn).amountOut : 0n;
+  const atMax = ctx.maxIn > 0n ? forward(ctx, ctx.maxIn).amountOut : 0n;
   return new OutputNotReachableError(why, ctx.maxIn, atMax);
 }
 
@@ -216,7 +238,7 @@ function notReachable(ctx: Ctx, why: string): OutputNotReachableError {
  */
 export function bisectionMissesMinimum(pool: PoolState, req: ReverseRequest, minimal: bigint): boolean {
   const ctx = context(pool, req);
-  const meets = (a: bigint) => ctx.forward(a).amountOut >= req.targetOut;
+  const meets = (a: bigint) => forward(ctx, a).amountOut >= req.targetOut;
   let hi = 1n;
   while (!meets(hi)) hi *= 2n;
   let lo = hi === 1n ? 0n : hi / 2n; // lo never meets (or is 0), hi meets
@@ -228,7 +250,21 @@ export function bisectionMissesMinimum(pool: PoolState, req: ReverseRequest, min
   return hi !== minimal;
 }
 
+/** What `amountIn − 1` pays (null for 1; 0 when that swap refunds): a separate forward swap. */
+function belowMinimum(pool: PoolState, req: ReverseRequest, amountIn: bigint): bigint | null {
+  return amountIn > 1n ? forward(context(pool, req), amountIn - 1n).amountOut : null;
+}
+
 export function reverseSwap(pool: PoolState, req: ReverseRequest): ReverseResult {
+  const { amountIn, swap } = minimalInput(pool, req);
+  return { amountIn, swap, amountOutAtAmountInMinus1: belowMinimum(pool, req, amountIn) };
+}
+
+/**
+ * The minimal input and its forward swap: `reverseSwap` without the look at `amountIn − 1` (a quote
+ * needs only these, and the look is one more forward swap).
+ */
+export function minimalInput(pool: PoolState, req: ReverseRequest): { amountIn: bigint; swap: SwapResult } {
   assertValidPool(pool);
   if (req.targetOut <= 0n) throw zeroAmount("target_out");
   const ctx = context(pool, req);
@@ -237,12 +273,9 @@ export function reverseSwap(pool: PoolState, req: ReverseRequest): ReverseResult
   for (let step = 0; step < 1000; step++) {
     const a = inputFor(ctx, b);
     if (a === null) throw notReachable(ctx, "the target is at or above what the pool can pay");
-    const result = ctx.forward(a);
+    const result = forward(ctx, a);
     if (result.status !== "ok") throw notReachable(ctx, `the pool would refund (exit ${result.exitCode})`);
-    if (result.amountOut >= req.targetOut) {
-      const below = a > 1n ? ctx.forward(a - 1n).amountOut : null;
-      return { amountIn: a, swap: result, amountOutAtAmountInMinus1: below };
-    }
+    if (result.amountOut >= req.targetOut) return { amountIn: a, swap: result };
     b = result.baseOut + 1n; // overshot onto a fee-rounding dip: try the next gross output
   }
   throw notReachable(ctx, "no input found");
