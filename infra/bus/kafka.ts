@@ -71,10 +71,12 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     logLevel: logLevel.WARN,
     logCreator: () => (entry) => {
       const { message, ...extra } = entry.log;
-      options.logger?.[entry.level <= logLevel.ERROR ? "error" : "warn"](
-        { kafka: { namespace: entry.namespace, ...extra } },
-        String(message),
-      );
+      // kafkajs logs every error answer of the broker ("Response CreateTopics…": the topic exists; "Response
+      // Heartbeat…": the group is rebalancing) before its caller handles it; what is not handled reaches
+      // this bus's callers as an error. Those lines are debug, not errors of the service.
+      const answer = entry.namespace === "Connection" && String(message).startsWith("Response ");
+      const level = answer ? "debug" : entry.level <= logLevel.ERROR ? "error" : "warn";
+      options.logger?.[level]({ kafka: { namespace: entry.namespace, ...extra } }, String(message));
     },
   });
   const maxRequestBytes = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
@@ -197,6 +199,13 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     });
     kc.on(kc.events.CRASH, (event) => {
       if (event.payload.restart) return; // kafkajs reconnects after a retryable crash
+      if (stopped) {
+        // Leaving the group anyway (stop() has begun, e.g. every replica stopping at once, so the group
+        // rebalances under the ones still leaving): what this consumer had not committed is read again
+        // by the group's next consumer. Not a failed run.
+        options.logger?.warn({ err: event.payload.error, group }, "Kafka consumer crashed while stopping");
+        return;
+      }
       failure ??= { error: event.payload.error };
       void stopConsumer().then(ended);
     });
@@ -288,7 +297,17 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       const { batch } = payload;
       attempts++;
       // The partition resumes at the last commit: the failed batch (and those after it) come again.
-      kc.seek({ topic: batch.topic, partition: batch.partition, offset: committed.toString() });
+      try {
+        kc.seek({ topic: batch.topic, partition: batch.partition, offset: committed.toString() });
+      } catch (seekError) {
+        // kafkajs refuses a seek once its consumer has stopped; the next consumer starts at the last
+        // commit anyway. A seek refused while running is a failure of its own.
+        if (!stopped) {
+          failure ??= { error: seekError };
+          void stopConsumer().then(ended);
+          return;
+        }
+      }
       // kafkajs marks its transient errors (connection, coordinator, rebalance) `retriable`.
       const retriable = isRetryable(error) || (error as { retriable?: unknown } | null)?.retriable === true;
       if (retriable && attempts <= (opts.retries ?? 0)) {

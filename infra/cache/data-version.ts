@@ -51,12 +51,17 @@ export function redisDataVersion(
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
   const poll = async () => {
-    try {
-      const text = await client.get(DATA_VERSION_KEY);
-      known = text === null ? null : Number(text);
-    } catch (error) {
-      known = null;
-      options.onError?.(error);
+    // Not connected (a new process before its first connection, or Redis down): unknown, and no command
+    // to fail — the client reports its own connection errors.
+    if (client.status !== "ready") known = null;
+    else {
+      try {
+        const text = await client.get(DATA_VERSION_KEY);
+        known = text === null ? null : Number(text);
+      } catch (error) {
+        known = null;
+        options.onError?.(error);
+      }
     }
     if (!closed) timer = setTimeout(poll, options.pollMs);
   };

@@ -184,7 +184,11 @@ async function runDistributed(
     metrics.lag.push(...(await scrape(r, 'consumer_lag_records\\{partition="0"\\}')));
   }
   for (const r of replicas) r.child.kill("SIGTERM");
-  for (const r of replicas) t.is(await r.exited, 0, `${r.name} stops cleanly`);
+  for (const r of replicas) {
+    const code = await r.exited;
+    // The replica's own words on a failed stop (CI keeps only the test's output).
+    t.is(code, 0, code === 0 ? "" : `${r.name} stops cleanly; its log ends:\n${r.log.join("").slice(-4000)}`);
+  }
   return { store, ms, kills: killed, metrics };
 }
 
