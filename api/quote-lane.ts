@@ -3,8 +3,9 @@
  * different amount almost every time, so the response memo rarely helps them, and for a quote the
  * middleware stack costs more than the quote itself (api/README.md, "Performance").
  *
- * The lane computes exactly what the Koa route does — the same query schema (`swapSimulateQuery`), the
- * same `simulateSwapRequest`, the same JSON — and answers only what it is sure of: a bodiless
+ * The lane computes exactly what the Koa route does — the same query schema (`swapSimulateQuery`, or
+ * `quoteQuery`, its output without zod for the queries it takes), the same `simulateSwapRequest`, the same
+ * JSON — and answers only what it is sure of: a bodiless
  * `POST /v1/swap/simulate` or `/v1/reverse_swap/simulate` whose query parses and whose quote succeeds,
  * sent with the headers Koa sends for it. Everything else goes to `next` (Koa): a query the schema
  * refuses and cross-origin requests (an `Origin`: CORS headers come from the middleware that owns them)
@@ -17,7 +18,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { parse as parseQuery } from "node:querystring";
 import type { Context, Middleware, Next } from "koa";
-import { swapSimulateQuery } from "../schemas/api/simulate.ts";
+import { quoteQuery, swapSimulateQuery } from "../schemas/api/simulate.ts";
 import type { ApiDeps } from "./deps.ts";
 import { type Mode, simulateSwapRequest } from "./queries/swap-simulations.ts";
 
@@ -64,9 +65,16 @@ export function quoteLane(deps: ApiDeps, next: RequestListener, keep?: KeepAnswe
     const q = url.indexOf("?");
     const mode = req.method === "POST" ? QUOTE_PATHS[q < 0 ? url : url.slice(0, q)] : undefined;
     if (mode === undefined || q < 0 || !plain(req)) return next(req, res);
-    const parsed = swapSimulateQuery.safeParse(parseQuery(url.slice(q + 1)));
-    if (!parsed.success) return next(req, res);
-    simulateSwapRequest(deps, parsed.data, mode).then(
+    const params = parseQuery(url.slice(q + 1));
+    // The plain query of a quote without zod (its per-field machinery costs more than the quote); the
+    // schema itself for anything else.
+    let query = quoteQuery(params);
+    if (query === undefined) {
+      const parsed = swapSimulateQuery.safeParse(params);
+      if (!parsed.success) return next(req, res);
+      query = parsed.data;
+    }
+    simulateSwapRequest(deps, query, mode).then(
       (dto) => {
         const body = Buffer.from(JSON.stringify(dto));
         const headers = { "content-type": JSON_TYPE, "content-length": body.length };

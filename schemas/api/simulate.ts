@@ -7,14 +7,25 @@ import { gasParams, PROVISION_TYPES, routerInfo } from "./objects.ts";
 import {
   addressIn,
   addressOut,
+  addressParam,
+  BOOL_TEXTS,
   boolIn,
+  boolOf,
+  coinsOf,
+  DECIMAL_INTEGER,
   decimalOut,
+  FRACTION_PATTERN,
   fractionIn,
+  fractionOf,
   fractionOut,
+  REPEATED_MAX,
   repeated,
   unitsIn,
   unitsOrZeroIn,
 } from "./wire.ts";
+
+const MAX_REFERRAL_FEE_BPS = 100n;
+const DEX_VERSIONS = ["1", "2"] as const;
 
 /** §6.1 and §6.2: `units` is the offer amount (swap) or the wanted ask amount (reverse swap). */
 export const swapSimulateQuery = z.object({
@@ -26,16 +37,88 @@ export const swapSimulateQuery = z.object({
   /** 0..100 bps; DEX v2 only (v1 pools charge their own stored referral fee). */
   referral_fee_bps: z
     .string()
-    .regex(/^\d+$/, "expected an integer number of basis points")
+    .regex(DECIMAL_INTEGER, "expected an integer number of basis points")
     .refine((s) => s.length <= 4, "must be within 0..100 bps")
     .transform((s) => BigInt(s))
-    .refine((v) => v <= 100n, "must be within 0..100 bps")
+    .refine((v) => v <= MAX_REFERRAL_FEE_BPS, "must be within 0..100 bps")
     .optional(),
   dex_v2: boolIn.optional(),
-  dex_version: repeated(z.enum(["1", "2"]).transform(Number)).optional(),
+  dex_version: repeated(z.enum(DEX_VERSIONS).transform(Number)).optional(),
   pool_address: addressIn.optional(),
 });
 export type SwapSimulateQuery = z.output<typeof swapSimulateQuery>;
+
+/** Marks a value `quoteQuery` does not take: the schema decides (and names what is wrong). */
+const REFUSED = Symbol("refused");
+
+const addressOr = (v: unknown) => (typeof v === "string" ? (addressParam(v) ?? REFUSED) : REFUSED);
+
+function dexVersionsOf(v: unknown): number[] | typeof REFUSED {
+  const texts = Array.isArray(v) ? v : [v];
+  if (texts.length > REPEATED_MAX) return REFUSED;
+  const out: number[] = [];
+  for (const t of texts) {
+    if (t !== "1" && t !== "2") return REFUSED;
+    out.push(Number(t));
+  }
+  return out;
+}
+
+/**
+ * `swapSimulateQuery.parse` of a query string's values (node:querystring `parse`) without zod's per-field
+ * machinery, which costs more than a quote: the same checks from the same primitives (./wire.ts), and the
+ * same output, key for key. undefined where the schema would refuse the query (or might: a value of
+ * another type than a query string gives): the caller then parses with the schema, which names the field.
+ * Keys the schema does not know are ignored, as the schema strips them.
+ */
+export function quoteQuery(q: Readonly<Record<string, unknown>>): SwapSimulateQuery | undefined {
+  const offer = addressOr(q.offer_address);
+  const ask = addressOr(q.ask_address);
+  const unitsText = q.units;
+  const slippageText = q.slippage_tolerance;
+  if (offer === REFUSED || ask === REFUSED) return undefined;
+  if (typeof unitsText !== "string" || !DECIMAL_INTEGER.test(unitsText)) return undefined;
+  if (typeof slippageText !== "string" || !FRACTION_PATTERN.test(slippageText)) return undefined;
+  const units = coinsOf(unitsText, true);
+  const slippage = fractionOf(slippageText);
+  if (typeof units === "string" || slippage === null) return undefined;
+  const out: SwapSimulateQuery = {
+    offer_address: offer,
+    ask_address: ask,
+    units,
+    slippage_tolerance: slippage,
+  };
+  // Optional keys: set when present (the schema sets a key its input has), in the schema's order.
+  if (q.referral_address !== undefined) {
+    const referral = addressOr(q.referral_address);
+    if (referral === REFUSED) return undefined;
+    out.referral_address = referral;
+  }
+  const bps = q.referral_fee_bps;
+  if (bps !== undefined) {
+    if (typeof bps !== "string" || !DECIMAL_INTEGER.test(bps) || bps.length > 4) return undefined;
+    const v = BigInt(bps);
+    if (v > MAX_REFERRAL_FEE_BPS) return undefined;
+    out.referral_fee_bps = v;
+  }
+  const v2 = q.dex_v2;
+  if (v2 !== undefined) {
+    const texts: readonly unknown[] = BOOL_TEXTS;
+    if (!texts.includes(v2)) return undefined;
+    out.dex_v2 = boolOf(v2 as (typeof BOOL_TEXTS)[number]);
+  }
+  if (q.dex_version !== undefined) {
+    const versions = dexVersionsOf(q.dex_version);
+    if (versions === REFUSED) return undefined;
+    out.dex_version = versions;
+  }
+  if (q.pool_address !== undefined) {
+    const pool = addressOr(q.pool_address);
+    if (pool === REFUSED) return undefined;
+    out.pool_address = pool;
+  }
+  return out;
+}
 
 export const swapSimulateResponse = z
   .object({

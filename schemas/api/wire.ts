@@ -84,26 +84,40 @@ export const hashIn = z.string().transform((text, ctx) => {
 
 const OVER_COINS = "out of range: exceeds the largest Coins amount (2^120 - 1)";
 
+/** A parameter's value as an address: exactly ADDRESS_PATTERN and a valid checksum (`addressIn`), or null. */
+export function addressParam(text: string): string | null {
+  return ADDRESS_PATTERN.test(text) ? parseAddressText(text) : null;
+}
+
+export const DECIMAL_INTEGER = /^\d+$/;
+
 /**
- * A decimal integer string (the pattern the OpenAPI publishes), range-checked against the Coins limit
- * before it is turned into a bigint; with `positive`, zero is refused too. One transform checks the rest:
- * amounts are parsed on every quote, and each zod refinement layer costs more than the check itself.
+ * A decimal integer text (DECIMAL_INTEGER) as a Coins amount, range-checked before it is turned into a
+ * bigint; with `positive`, zero is refused too. A string: why the amount is refused.
+ */
+export function coinsOf(s: string, positive: boolean): bigint | string {
+  // 37 digits hold every Coins value (2^120 − 1 has 37); longer text is out of range, however it reads.
+  let lead = 0;
+  while (lead < s.length - 1 && s.charCodeAt(lead) === 48) lead++;
+  const v = s.length - lead <= 37 ? BigInt(s) : null;
+  if (v === null || v > MAX_COINS) return OVER_COINS;
+  if (positive && v === 0n) return "must be greater than zero";
+  return v;
+}
+
+/**
+ * A decimal integer string (the pattern the OpenAPI publishes) as a Coins amount (`coinsOf`). One
+ * transform checks the rest: amounts are parsed on every quote, and each zod refinement layer costs more
+ * than the check itself.
  */
 function coinsText(positive: boolean) {
   return z
     .string()
-    .regex(/^\d+$/, "expected a decimal integer string")
+    .regex(DECIMAL_INTEGER, "expected a decimal integer string")
     .transform((s, ctx): bigint => {
-      // 37 digits hold every Coins value (2^120 − 1 has 37); longer text is out of range, however it reads.
-      let lead = 0;
-      while (lead < s.length - 1 && s.charCodeAt(lead) === 48) lead++;
-      const v = s.length - lead <= 37 ? BigInt(s) : null;
-      if (v === null || v > MAX_COINS) {
-        ctx.addIssue({ code: "custom", message: OVER_COINS });
-        return z.NEVER;
-      }
-      if (positive && v === 0n) {
-        ctx.addIssue({ code: "custom", message: "must be greater than zero" });
+      const v = coinsOf(s, positive);
+      if (typeof v === "string") {
+        ctx.addIssue({ code: "custom", message: v });
         return z.NEVER;
       }
       return v;
@@ -124,14 +138,23 @@ export const queryIdIn = z
 
 /** Exact fraction from a decimal string such as "0.001"; value in [0, 1]. */
 export type Fraction = { num: bigint; den: bigint };
+
+export const FRACTION_PATTERN = /^\d{1,3}(\.\d{1,18})?$/;
+
+/** A fraction text (FRACTION_PATTERN) as an exact fraction, or null when it is above 1. */
+export function fractionOf(s: string): Fraction | null {
+  const [whole = "0", frac = ""] = s.split(".");
+  const den = 10n ** BigInt(frac.length);
+  const f = { num: BigInt(whole) * den + BigInt(frac === "" ? "0" : frac), den };
+  return f.num > f.den ? null : f;
+}
+
 export const fractionIn = z
   .string()
-  .regex(/^\d{1,3}(\.\d{1,18})?$/, "expected a decimal fraction such as 0.01")
+  .regex(FRACTION_PATTERN, "expected a decimal fraction such as 0.01")
   .transform((s, ctx): Fraction => {
-    const [whole = "0", frac = ""] = s.split(".");
-    const den = 10n ** BigInt(frac.length);
-    const f = { num: BigInt(whole) * den + BigInt(frac === "" ? "0" : frac), den };
-    if (f.num > f.den) {
+    const f = fractionOf(s);
+    if (f === null) {
       ctx.addIssue({ code: "custom", message: "must be between 0 and 1" });
       return z.NEVER;
     }
@@ -139,13 +162,21 @@ export const fractionIn = z
   });
 
 /** Query-string boolean (`true`/`false`, also `1`/`0`). */
-export const boolIn = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+export const BOOL_TEXTS = ["true", "false", "1", "0"] as const;
+export const boolOf = (v: (typeof BOOL_TEXTS)[number]): boolean => v === "true" || v === "1";
+export const boolIn = z.enum(BOOL_TEXTS).transform(boolOf);
 /** JSON-body boolean: a real boolean, or the string forms some clients send. */
 export const boolBodyIn = z.union([z.boolean(), boolIn]);
 
+/** Most values a repeated parameter takes. */
+export const REPEATED_MAX = 100;
+
 /** One value or repeated keys (`a=1&a=2`) → array. */
 export function repeated<T extends z.ZodTypeAny>(item: T) {
-  return z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(item).max(100));
+  return z.preprocess(
+    (v) => (v === undefined || Array.isArray(v) ? v : [v]),
+    z.array(item).max(REPEATED_MAX),
+  );
 }
 
 /** The times the store can hold: ClickHouse `DateTime` is unsigned 32-bit seconds since 1970. */
