@@ -47,8 +47,9 @@ export type PoolStatsView = {
   uniqueWallets: number;
   baseVolume: bigint;
   quoteVolume: bigint;
-  protocolFeeBase: bigint;
-  protocolFeeQuote: bigint;
+  /** Null when a trade of the window has no known protocol fee (its pool's state was unknown). */
+  protocolFeeBase: bigint | null;
+  protocolFeeQuote: bigint | null;
   referralFeeBase: bigint;
   referralFeeQuote: bigint;
   volumeUsd: number | null;

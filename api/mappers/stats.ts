@@ -69,8 +69,8 @@ function poolStatsDto(v: PoolStatsView) {
     volume_usd: usdText(v.volumeUsd),
     base_volume_units: dec(v.baseVolume),
     quote_volume_units: dec(v.quoteVolume),
-    protocol_fee_base_units: dec(v.protocolFeeBase),
-    protocol_fee_quote_units: dec(v.protocolFeeQuote),
+    protocol_fee_base_units: v.protocolFeeBase === null ? null : dec(v.protocolFeeBase),
+    protocol_fee_quote_units: v.protocolFeeQuote === null ? null : dec(v.protocolFeeQuote),
     referral_fee_base_units: dec(v.referralFeeBase),
     referral_fee_quote_units: dec(v.referralFeeQuote),
   };

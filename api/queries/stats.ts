@@ -76,7 +76,9 @@ export async function poolStats(
     const aIsBase = t0 === null || norm(t0) !== norm(r.token_b);
     const pick = (a: bigint, b: bigint) => (aIsBase ? [a, b] : [b, a]) as [bigint, bigint];
     const [baseVolume, quoteVolume] = pick(r.volume_a, r.volume_b);
-    const [protocolFeeBase, protocolFeeQuote] = pick(r.protocol_fee_a, r.protocol_fee_b);
+    // A trade whose protocol fee is unknown makes the window's sum unknown (never a partial sum).
+    const [protocolFeeBase, protocolFeeQuote] =
+      r.protocol_fee_unknown > 0 ? [null, null] : pick(r.protocol_fee_a, r.protocol_fee_b);
     const [referralFeeBase, referralFeeQuote] = pick(r.referral_fee_a, r.referral_fee_b);
     const [lastBase, lastQuote] = pick(r.last[0], r.last[1]);
     return {

@@ -62,8 +62,8 @@ export const poolStats = z
     volume_usd: fractionOut.nullable(),
     base_volume_units: decimalOut,
     quote_volume_units: decimalOut,
-    protocol_fee_base_units: decimalOut,
-    protocol_fee_quote_units: decimalOut,
+    protocol_fee_base_units: decimalOut.nullable(),
+    protocol_fee_quote_units: decimalOut.nullable(),
     referral_fee_base_units: decimalOut,
     referral_fee_quote_units: decimalOut,
   })
