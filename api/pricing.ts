@@ -6,8 +6,10 @@
  *   the methodology gives none (no deep enough quote pool, jetton/jetton pools only) or decimals are unknown.
  * - asset liquidity L = Σ TVL_p / 2 over the non-deprecated pools holding it (the pools' tracked TVL, §7.6);
  *   `popularity_index` = L in USD (to the cent); tags `asset:liquidity:{no,low,medium,high,very_high}` by L (thresholds
- *   below) with the legacy `no_liquidity` / `low_liquidity` / `high_liquidity`; `asset:popular` by L or the
- *   24 h USD volume of its pools.
+ *   below) with the legacy `no_liquidity` / `low_liquidity` / `high_liquidity` — `no` also for an asset no
+ *   pool values (in no pool, or only in pools of known state where nothing prices it), none when a pool
+ *   holding it has an unknown state and none values it; `asset:popular` by L or the 24 h USD volume of its
+ *   pools.
  * - pool `lp_total_supply_usd` = TVL_p; `lp_price_usd` = TVL_p / (lp_total_supply / 10^9) per whole LP
  *   token; `volume_24h_usd`; `apy_Nd` = LP fees in USD over the window / TVL_p × (365 days / window), a
  *   fraction; absent while the indexed history is shorter than the window (no extrapolation).
@@ -106,6 +108,8 @@ export function priceCatalogue(
   const book = new PriceBook(poolIndex(priced), pricing, windows === null ? {} : { at: windows.until });
   const tvl = dexTvl(book, priced).pools;
   const liquidity = new Map<RawAddress, number>();
+  /** Tokens held by a pool whose state is not known: their liquidity is unknown unless some pool values it. */
+  const stateUnknown = new Set<RawAddress>();
   const volume24h = new Map<RawAddress, number>();
   const outPools = pools.map((p): PoolRecord => {
     const poolTvl = tvl.get(p.address) ?? null;
@@ -113,6 +117,7 @@ export function priceCatalogue(
     if (!p.deprecated && p.token0 !== null && p.token1 !== null) {
       for (const token of new Set([p.token0, p.token1])) {
         if (poolTvl !== null) liquidity.set(token, (liquidity.get(token) ?? 0) + poolTvl / 2);
+        if (p.state === null) stateUnknown.add(token);
         if (w !== undefined) volume24h.set(token, (volume24h.get(token) ?? 0) + w.volume1d);
       }
     }
@@ -124,7 +129,10 @@ export function priceCatalogue(
     const L = liquidity.get(a.address) ?? null;
     const popular =
       (L ?? 0) >= POPULAR_LIQUIDITY_USD || (volume24h.get(a.address) ?? 0) >= POPULAR_VOLUME_24H_USD;
-    const tags = [...a.tags.filter((t) => !LIQUIDITY_TAGS.includes(t)), ...liquidityTags(L)];
+    // No valued pool: `no` when every pool holding the asset has a known state (none priced: not liquid,
+    // §7.6), no liquidity tag at all when some pool's state is unknown (unknown is not zero).
+    const liquidityTag = L === null && stateUnknown.has(a.address) ? [] : liquidityTags(L);
+    const tags = [...a.tags.filter((t) => !LIQUIDITY_TAGS.includes(t)), ...liquidityTag];
     if (popular) tags.push("asset:popular");
     // A quote's decimals are configuration (USD₮ 6, TON 9) when the metadata is not known.
     const decimals = a.decimals ?? book.quoteDecimals(a.address) ?? null;

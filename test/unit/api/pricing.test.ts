@@ -5,6 +5,7 @@
  */
 import test from "ava";
 import { TON_RAW } from "../../../api/mappers/common.ts";
+import { priceCatalogue } from "../../../api/pricing.ts";
 import { dexTvlAt } from "../../../api/queries/tvl.ts";
 import type { AssetRecord, PoolRecord } from "../../../api/read-model.ts";
 import { MemoryReadModel } from "../../../api/read-model-memory.ts";
@@ -280,4 +281,27 @@ test("dexTvlAt the newest indexed transaction or later: the pools' latest states
   t.is(await dexTvlAt(d, HEAD), 7_200_600);
   t.is(await dexTvlAt(d, HEAD + 3_600), 7_200_600);
   t.is(await dexTvlAt({ ...d, pricing: undefined }, HEAD), null);
+});
+
+test("liquidity tags: none when nothing values an asset and a pool holding it has an unknown state; `no` for known unpriced pools only", (t) => {
+  const MYST = raw("pricing MYST");
+  // listed (its router named it), its reserves never seen: no chain access, active before the first transaction
+  const unseen: PoolRecord = { ...pool("MYST/TON", MYST, TON, 1n, 1n, 1n), state: null, stateLt: null };
+  const { assets } = priceCatalogue(
+    [asset(TON, "TON", 9), asset(NOT, "NOT", 9), asset(MYST, "MYST", 9)],
+    [P_TON, P_STON, P_NOT, unseen],
+    PRICING,
+    null,
+  );
+  const tags = new Map(assets.map((a) => [a.address, a.tags]));
+  t.deepEqual(tags.get(MYST), ["asset:essential"], "liquidity unknown: no liquidity tag");
+  // NOT's one pool has a known state and nothing prices it: not liquid (§7.6)
+  t.deepEqual(tags.get(NOT), ["asset:essential", "asset:liquidity:no", "no_liquidity"]);
+  // TON's valued pools decide, whatever the unseen pool holds
+  t.deepEqual(tags.get(TON), [
+    "asset:essential",
+    "asset:liquidity:very_high",
+    "high_liquidity",
+    "asset:popular",
+  ]);
 });
