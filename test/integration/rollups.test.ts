@@ -17,6 +17,7 @@ import { migrate } from "../../infra/store/migrate.ts";
 import { DAY, HOUR, prepareRollups } from "../../infra/store/rollups.ts";
 import type { PoolStateRow, ReferralFeeRow, SwapRow } from "../../schemas/facts.ts";
 import { swapRow } from "./_facts.ts";
+import { copiesAgree } from "./_rollups.ts";
 
 const test = anyTest as TestFn<{ dir: string; store: Store }>;
 
@@ -148,6 +149,7 @@ test.serial("a re-delivered batch changes no rollup; a naive view counts it twic
   t.deepEqual(await dexWide(store, "dex_rollup_1m", m), { trades: 2, wallets: 2 });
   t.deepEqual(await dexWide(store, "dex_rollup_1d", T0), { trades: 2, wallets: 2 });
   t.deepEqual(await naive(store, m), { trades: 4, volume_a: "6000" }, "the naive view double-counts");
+  await copiesAgree(t, store);
   // Three makers (0:0…, 0:1…, 0:2…; the failed leg's too), each with one id, dense from 1, after the re-delivery.
   t.deepEqual(await walletIds(store), [
     [`0:${"0".repeat(64)}`, 1],
@@ -189,6 +191,7 @@ test.serial(
     t.like(await rollup(store, "pool_rollup_1d", T0), { trades: 5, wallets: 4 });
     t.deepEqual(await dexWide(store, "dex_rollup_1d", T0), { trades: 5, wallets: 4 });
     t.deepEqual(await naive(store, m), { trades: 4, volume_a: String(1000n * (11n + 12n + 12n + 13n)) });
+    await copiesAgree(t, store);
     // The new maker 0:9… got the next id; the known ones kept theirs.
     t.deepEqual((await walletIds(store)).slice(3), [[`0:${"9".repeat(64)}`, 4]]);
   },
@@ -218,6 +221,7 @@ test.serial(
     });
     t.like(await rollup(store, "pool_rollup_1m", m), { trades: 2, volume_a: "43000" });
     t.like(await rollup(store, "pool_rollup_1d", T0), { trades: 7 });
+    await copiesAgree(t, store);
   },
 );
 

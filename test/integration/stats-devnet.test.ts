@@ -70,7 +70,12 @@ type PoolTruth = {
   wallets: Set<string>;
   volume: Map<string, bigint>;
   referral: Map<string, bigint>;
+  /** The pool's last executed swap in the window, by chain order (mc_seqno, lt). */
+  last: TruthRecord | null;
 };
+
+const chainOrder = (a: TruthRecord, b: TruthRecord) =>
+  a.mc_seqno - b.mc_seqno || (a.lt < b.lt ? -1 : a.lt > b.lt ? 1 : 0);
 
 function truthOf(net: ApiDevnet, roots: Map<string, string>, since: number, until: number) {
   const pools = new Map<string, PoolTruth>();
@@ -87,11 +92,18 @@ function truthOf(net: ApiDevnet, roots: Map<string, string>, since: number, unti
     swapOps++;
     const out = big(r.fields.amount_out);
     if (out === null || out <= 0n) continue;
-    const p = pools.get(pool) ?? { trades: 0, wallets: new Set(), volume: new Map(), referral: new Map() };
+    const p = pools.get(pool) ?? {
+      trades: 0,
+      wallets: new Set(),
+      volume: new Map(),
+      referral: new Map(),
+      last: null,
+    };
     pools.set(pool, p);
     const wallet = roots.get(r.tx_hash);
     if (wallet === undefined) throw new Error(`no trace root for ${r.tx_hash}`);
     p.trades++;
+    if (p.last === null || chainOrder(p.last, r) < 0) p.last = r;
     p.wallets.add(wallet);
     wallets.add(wallet);
     trades++;
@@ -100,6 +112,21 @@ function truthOf(net: ApiDevnet, roots: Map<string, string>, since: number, unti
     add(p.referral, addr(r.fields["ask.router_wallet"]), big(r.fields.referral_fee));
   }
   return { pools, wallets, trades, swapOps };
+}
+
+/** The exact decimal of y/x in whole units, as the candles print it (18 digits, half-up). */
+const wholePrice = (x: bigint, y: bigint, dx: number, dy: number) =>
+  toDecimalString(ratio(y * 10n ** BigInt(dx), x * 10n ** BigInt(dy)), 18, "half-up");
+
+/** The last trade's token1 per token0 in whole units (18 digits, half-up), as `last_price` states it. */
+function lastPriceOf(net: ApiDevnet, pool: string, last: TruthRecord | null): string | null {
+  const spec = net.devnet.pools.find((p) => rawOf(p.address) === pool);
+  if (last === null || spec === undefined) return null;
+  const inIs0 = addr(last.fields["offer.router_wallet"]) === rawOf(spec.wallet0);
+  const [a0, a1] = inIs0
+    ? [big(last.fields.amount_in)!, big(last.fields.amount_out)!]
+    : [big(last.fields.amount_out)!, big(last.fields.amount_in)!];
+  return wholePrice(a0, a1, assetSpec(spec.token0).decimals, assetSpec(spec.token1).decimals);
 }
 
 async function get<T>(net: ApiDevnet, path: string, schema: { parse(v: unknown): T }): Promise<T> {
@@ -165,6 +192,7 @@ test.serial("/v1/stats/dex and /v1/stats/pool equal the ground truth in every wi
           base: s.base_volume_units,
           quote: s.quote_volume_units,
           referral: [s.referral_fee_base_units, s.referral_fee_quote_units],
+          last_price: s.last_price,
         },
         {
           trades: p.trades,
@@ -172,6 +200,7 @@ test.serial("/v1/stats/dex and /v1/stats/pool equal the ground truth in every wi
           base: String(p.volume.get(w0) ?? 0n),
           quote: String(p.volume.get(w1) ?? 0n),
           referral: [String(p.referral.get(w0) ?? 0n), String(p.referral.get(w1) ?? 0n)],
+          last_price: lastPriceOf(net, raw, p.last),
         },
         `${w.name}: ${s.pool_address}`,
       );
@@ -315,10 +344,6 @@ test.serial("bad windows are 400 naming the field", async (t) => {
     t.regex(JSON.stringify(await res.json()), new RegExp(field), path);
   }
 });
-
-/** The exact decimal of y/x in whole units, as the candles print it (18 digits, half-up). */
-const wholePrice = (x: bigint, y: bigint, dx: number, dy: number) =>
-  toDecimalString(ratio(y * 10n ** BigInt(dx), x * 10n ** BigInt(dy)), 18, "half-up");
 
 test.serial(
   "candles: O/H/L/C and volume of 4-hour intervals equal the pool's trades in chain order",

@@ -6,8 +6,8 @@
  * (swapLegsSql / LEG_AGGREGATES_SQL, referralEventsSql / REFERRAL_AGGREGATES_SQL), the rest is read from
  * minute, hour and day rows (FINAL on their (key, bucket) sorting key). All parts have the same columns, so
  * one UNION ALL merges them: sums add, `groupBitmapMerge` counts the distinct makers (their dense ids) of the
- * union exactly,
- * `argMaxMerge` takes the last trade. Every value is a bound parameter.
+ * union exactly, and a pool's last trade is the plain `last_trade` of its latest row with trades (no argMax
+ * state merged per row). Every value is a bound parameter.
  */
 import { z } from "zod";
 import type { Store } from "../../../infra/store/client.ts";
@@ -23,22 +23,36 @@ import {
 import type { RawAddress } from "../../read-model.ts";
 import { big, nstr, str } from "./common.ts";
 
+/** The rollup columns the pool statistics read (candle columns aside). */
 const POOL_VALUES =
-  "dex, router, token_a, token_b, trades, not_executed, volume_a, volume_b, protocol_fee_a, protocol_fee_b, " +
-  "protocol_fee_unknown, referral_fee_a, referral_fee_b, wallet_bitmap, open, close, high, low, " +
-  "volume_usd, untracked_volume_usd, lp_fee_usd, volume_usd_unknown";
+  "router, token_a, token_b, trades, not_executed, volume_a, volume_b, protocol_fee_a, protocol_fee_b, " +
+  "protocol_fee_unknown, referral_fee_a, referral_fee_b, wallet_bitmap, volume_usd, untracked_volume_usd, " +
+  "lp_fee_usd, volume_usd_unknown, last_trade";
 
 const POOL_FILTER = "({pool:String} = '' OR pool = {pool:String})";
 
+/**
+ * A part's rows with `at`: when its last trade happened, as far as ordering the parts goes (a row's bucket,
+ * the raw edges' last executed leg; 0 without trades). The parts are disjoint in time, so the window's last
+ * trade of a pool is the last_trade of its row with the greatest `at` (a pool's trades are in chain order
+ * in time, as the candles' last close also reads them: ./ohlcv.ts).
+ */
 const rollupPart = (table: string, level: "m" | "h" | "d") =>
-  `SELECT pool, ${POOL_VALUES} FROM ${table} FINAL WHERE ${POOL_FILTER} AND ${piecesWhere("bucket", level)}`;
+  `SELECT pool, ${POOL_VALUES}, if(trades > 0, bucket, toDateTime(0, 'UTC')) AS at
+   FROM ${table} FINAL WHERE ${POOL_FILTER} AND ${piecesWhere("bucket", level)}`;
 
-/** Every part of the window, one row per (part, pool), with the rollup columns. */
-const POOL_PARTS = `
-  SELECT pool, ${LEG_AGGREGATES_SQL} FROM (${swapLegsSql(`${POOL_FILTER} AND ${piecesWhere("utime", "r")}`)})
-  GROUP BY pool
+/**
+ * Every part of the window, one row per (part, pool). The hour rows of every pool are read from the copy
+ * sorted by bucket (one contiguous range), one pool's from the table sorted by pool.
+ */
+const poolParts = (hours: "pool_rollup_1h" | "pool_rollup_1h_by_bucket") => `
+  SELECT pool, ${POOL_VALUES}, at FROM (
+    SELECT pool, ${LEG_AGGREGATES_SQL}, argMaxIf((amount_a, amount_b), ord, ok) AS last_trade,
+      maxIf(utime, ok) AS at
+    FROM (${swapLegsSql(`${POOL_FILTER} AND ${piecesWhere("utime", "r")}`)})
+    GROUP BY pool)
   UNION ALL ${rollupPart("pool_rollup_1m", "m")}
-  UNION ALL ${rollupPart("pool_rollup_1h", "h")}
+  UNION ALL ${rollupPart(hours, "h")}
   UNION ALL ${rollupPart("pool_rollup_1d", "d")}`;
 
 const POOL_TOTALS = `
@@ -51,12 +65,15 @@ const POOL_TOTALS = `
     sum(volume_usd) AS volume_usd, sum(untracked_volume_usd) AS untracked_volume_usd,
     sum(lp_fee_usd) AS lp_fee_usd, sum(volume_usd_unknown) AS volume_usd_unknown`;
 
-const POOL_STATS_SQL = `SELECT pool, any(router) AS router, anyIf(token_a, token_a != '') AS token_a,
-    anyIf(token_b, token_b != '') AS token_b, ${POOL_TOTALS},
-    argMaxMerge(close) AS last
-  FROM (${POOL_PARTS})
+const poolStatsSql = (parts: string) => `SELECT pool, any(router) AS router,
+    anyIf(token_a, token_a != '') AS token_a, anyIf(token_b, token_b != '') AS token_b, ${POOL_TOTALS},
+    argMax(last_trade, at) AS last
+  FROM (${parts})
   GROUP BY pool
   ORDER BY pool`;
+const ONE_POOL_PARTS = poolParts("pool_rollup_1h");
+const ONE_POOL_STATS_SQL = poolStatsSql(ONE_POOL_PARTS);
+const ALL_POOL_STATS_SQL = poolStatsSql(poolParts("pool_rollup_1h_by_bucket"));
 
 const WIDE_VALUES =
   "trades, not_executed, wallet_bitmap, volume_usd, untracked_volume_usd, lp_fee_usd, volume_usd_unknown";
@@ -67,7 +84,7 @@ const widePart = (table: string, level: "m" | "h" | "d") =>
   `SELECT ${WIDE_VALUES} FROM ${table} FINAL WHERE ${piecesWhere("bucket", level)}`;
 
 /** One pool's totals from its rows; every pool's from the DEX-wide rollups (keyed by bucket alone). */
-const POOL_TOTALS_SQL = `SELECT ${WIDE_TOTALS} FROM (${POOL_PARTS})`;
+const POOL_TOTALS_SQL = `SELECT ${WIDE_TOTALS} FROM (${ONE_POOL_PARTS})`;
 const DEX_TOTALS_SQL = `SELECT ${WIDE_TOTALS} FROM (
     SELECT countIf(ok) AS trades, countIf(NOT ok) AS not_executed, groupBitmapStateIf(wallet_id, ok) AS wallet_bitmap,
       sumIf(leg_volume_usd, ok) AS volume_usd, sumIf(leg_untracked_volume_usd, ok) AS untracked_volume_usd,
@@ -124,7 +141,8 @@ const windowParams = (w: Window) => piecesParams(windowPieces(w.since, w.until))
 
 /** Per pool (every pool with a swap leg in the window, or only `pool`), by pool address. */
 export function selectPoolStats(store: Store, w: Window, pool: RawAddress | null): Promise<PoolStatsRow[]> {
-  return store.query(POOL_STATS_SQL, poolStatsRow, { ...windowParams(w), pool: pool ?? "" });
+  const sql = pool === null ? ALL_POOL_STATS_SQL : ONE_POOL_STATS_SQL;
+  return store.query(sql, poolStatsRow, { ...windowParams(w), pool: pool ?? "" });
 }
 
 /** DEX-wide (or one pool's) totals; distinct makers over the union of every pool. */

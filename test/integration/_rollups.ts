@@ -1,0 +1,36 @@
+/** Checks on the rollup tables shared by the rollup tests (one chdb path per process: one file each). */
+import type { ExecutionContext } from "ava";
+import { z } from "zod";
+import type { Store } from "../../infra/store/client.ts";
+
+/**
+ * What FINAL reads of the hour rows is the same through the copy sorted by bucket (pool_rollup_1h_by_bucket),
+ * and every pool rollup row's plain last_trade is its close (the last executed leg).
+ */
+export async function copiesAgree(t: ExecutionContext, store: Store): Promise<void> {
+  const rows = (table: string) =>
+    store.query(
+      `SELECT pool, toUInt32(bucket) AS bucket, version, trades, toString(volume_a) AS volume_a,
+         bitmapToArray(groupBitmapMergeState(wallet_bitmap)) AS wallets,
+         [toString(last_trade.1), toString(last_trade.2)] AS last_trade,
+         [toString(finalizeAggregation(close).1), toString(finalizeAggregation(close).2)] AS close
+       FROM ${table} FINAL GROUP BY pool, bucket, version, trades, volume_a, last_trade, close
+       ORDER BY pool, bucket`,
+      z.object({
+        pool: z.string(),
+        bucket: z.coerce.number(),
+        version: z.string(),
+        trades: z.coerce.number(),
+        volume_a: z.string(),
+        wallets: z.array(z.coerce.number()),
+        last_trade: z.tuple([z.string(), z.string()]),
+        close: z.tuple([z.string(), z.string()]),
+      }),
+    );
+  const hours = await rows("pool_rollup_1h");
+  t.true(hours.length > 0);
+  t.deepEqual(await rows("pool_rollup_1h_by_bucket"), hours);
+  for (const table of ["pool_rollup_1m", "pool_rollup_1h", "pool_rollup_1d"]) {
+    for (const r of await rows(table)) t.deepEqual(r.last_trade, r.close, `${table} ${r.pool} ${r.bucket}`);
+  }
+}
