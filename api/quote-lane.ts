@@ -4,8 +4,8 @@
  * middleware stack costs more than the quote itself (api/README.md, "Performance").
  *
  * The lane computes exactly what the Koa route does — the same query schema (`swapSimulateQuery`, or
- * `quoteQuery`, its output without zod for the queries it takes), the same `simulateSwapRequest`, the same
- * JSON — and answers only what it is sure of: a bodiless
+ * `quoteQuery`, its output without zod for the queries it takes), the same quote (`bestSwapAnswer`, whose
+ * `simulateSwapRequest` the route awaits), the same JSON — and answers only what it is sure of: a bodiless
  * `POST /v1/swap/simulate` or `/v1/reverse_swap/simulate` whose query parses and whose quote succeeds,
  * sent with the headers Koa sends for it. Everything else goes to `next` (Koa): a query the schema
  * refuses and cross-origin requests (an `Origin`: CORS headers come from the middleware that owns them)
@@ -20,7 +20,7 @@ import { parse as parseQuery } from "node:querystring";
 import type { Context, Middleware, Next } from "koa";
 import { quoteQuery, swapSimulateQuery } from "../schemas/api/simulate.ts";
 import type { ApiDeps } from "./deps.ts";
-import { type Mode, simulateSwapRequest } from "./queries/swap-simulations.ts";
+import { bestSwapAnswer, type Mode } from "./queries/swap-simulations.ts";
 
 export const QUOTE_PATHS: Readonly<Record<string, Mode>> = {
   "/v1/swap/simulate": "swap",
@@ -34,7 +34,7 @@ const JSON_TYPE = "application/json; charset=utf-8";
 export type KeepAnswer = (
   req: IncomingMessage,
   headers: Record<string, string | number>,
-  body: Buffer,
+  body: string,
 ) => void;
 
 /** A quote that failed in the lane: its error, for `laneErrors()` to throw in the Koa stack. */
@@ -74,10 +74,12 @@ export function quoteLane(deps: ApiDeps, next: RequestListener, keep?: KeepAnswe
       if (!parsed.success) return next(req, res);
       query = parsed.data;
     }
-    simulateSwapRequest(deps, query, mode).then(
-      (dto) => {
-        const body = Buffer.from(JSON.stringify(dto));
-        const headers = { "content-type": JSON_TYPE, "content-length": body.length };
+    bestSwapAnswer(deps, query, mode).then(
+      (answer) => {
+        // The JSON text Koa sends for the answer's object (`SwapAnswer.json`), sent as text: node:http
+        // writes it with the head in one write.
+        const body = answer.json();
+        const headers = { "content-type": JSON_TYPE, "content-length": Buffer.byteLength(body) };
         keep?.(req, headers, body);
         req.resume();
         res.writeHead(200, headers);

@@ -52,7 +52,7 @@ export type ResponseMemo = {
   listener(next: RequestListener): RequestListener;
   capture(): Middleware;
   /** Keeps a 200 answer sent for `req` without Koa (api/quote-lane.ts), as `capture()` keeps Koa's. */
-  keep(req: IncomingMessage, headers: Record<string, string | number>, body: Buffer): void;
+  keep(req: IncomingMessage, headers: Record<string, string | number>, body: string): void;
   stats(): ResponseMemoStats;
 };
 
@@ -60,7 +60,8 @@ type Entry = {
   readonly version: number;
   readonly at: number;
   readonly headers: Record<string, string | number | string[]>;
-  readonly body: Buffer;
+  /** Koa's bytes, or the quote lane's text (UTF-8 on the wire, as its content-length counts it). */
+  readonly body: Buffer | string;
 };
 
 /** Set on a missed request: where to keep its answer, and the version and time when it started. */

@@ -64,7 +64,10 @@ export type SwapQuote =
   | { ok: true; offerUnits: bigint; askUnits: bigint; describe(): SwapDescription }
   | { ok: false; reason: string };
 
-export type SwapDescription = { ok: true; dto: SwapSimulationDto } | { ok: false; reason: string };
+/** The response as an object (for Koa) or directly as its JSON text: `JSON.stringify(dto())`. */
+export type SwapAnswer = { dto(): SwapSimulationDto; json(): string };
+
+export type SwapDescription = { ok: true; answer: SwapAnswer } | { ok: false; reason: string };
 
 /** Digits of rendered ratios (rates, impact, fee share). */
 const DIGITS = 18;
@@ -155,11 +158,18 @@ function gasParamsDto(input: SwapInput) {
   };
 }
 
-/** Everything in a quote's answer that does not depend on the amount: addresses, router and gas. */
+/**
+ * Everything in a quote's answer that does not depend on the amount: addresses, router and gas, also as
+ * the JSON text around the amounts: `head` is the parties' object without its closing brace, `tail` the
+ * gas parameters and the answer's closing brace.
+ */
 type FixedParts = {
   readonly router: RouterRecord;
   readonly parties: ReturnType<typeof parties>;
+  readonly feeAddress: string;
   readonly gas: ReturnType<typeof gasParamsDto>;
+  readonly head: string;
+  readonly tail: string;
 };
 
 /**
@@ -178,11 +188,16 @@ function fixedPartsOf(input: SwapInput, direction: Direction): FixedParts {
   let fixed = perPool.get(key);
   if (fixed === undefined || fixed.router !== input.router) {
     // Shared by every answer built from them: frozen, so no answer can change another's.
-    const p = parties(input, direction);
+    const all = parties(input, direction);
+    const p = Object.freeze({ ...all, router: Object.freeze(all.router) });
+    const gas = Object.freeze(gasParamsDto(input));
     fixed = {
       router: input.router,
-      parties: Object.freeze({ ...p, router: Object.freeze(p.router) }),
-      gas: Object.freeze(gasParamsDto(input)),
+      parties: p,
+      feeAddress: friendly(input.ask),
+      gas,
+      head: JSON.stringify(p).slice(0, -1),
+      tail: `,"gas_params":${JSON.stringify(gas)}}`,
     };
     perPool.set(key, fixed);
   }
@@ -206,8 +221,23 @@ function quoteOf(input: SwapInput, direction: Direction, offerUnits: bigint, res
     describe: () =>
       guarded(() => ({
         ok: true as const,
-        dto: describeSwap(input, direction, offerUnits, askUnits, result.baseOut),
+        answer: describeSwap(input, direction, offerUnits, askUnits, result.baseOut),
       })),
+  };
+}
+
+/** The fields of an answer that depend on the amount, in the answer's order (between parties and gas). */
+type AmountFields = Omit<SwapSimulationDto, keyof FixedParts["parties"] | "gas_params">;
+
+/**
+ * The answer from its fixed parts and amount fields. The JSON text is the object's (`JSON.stringify` of
+ * `{...parties, ...fields, gas_params}` is the parties' members, a comma, the fields' members, then
+ * `gas_params`), without building the object or rendering the fixed parts again.
+ */
+function answerOf(fixed: FixedParts, fields: AmountFields): SwapAnswer {
+  return {
+    dto: () => ({ ...fixed.parties, ...fields, gas_params: fixed.gas }),
+    json: () => `${fixed.head},${JSON.stringify(fields).slice(1, -1)}${fixed.tail}`,
   };
 }
 
@@ -217,7 +247,7 @@ function describeSwap(
   offerUnits: bigint,
   askUnits: bigint,
   baseOut: bigint,
-): SwapSimulationDto {
+): SwapAnswer {
   const { state } = input;
   // The output the same swap would have with every fee at 0: the curve's output without the LP fee (the
   // other fees come off that output), never below the swap's own base output.
@@ -228,8 +258,7 @@ function describeSwap(
   const recommended = recommendedSlippage(impact);
   const rate = shifted(swapRate(offerUnits, askUnits), decimalsShift(input.offerDecimals, input.askDecimals));
   const fixed = fixedPartsOf(input, direction);
-  const dto: SwapSimulationDto = {
-    ...fixed.parties,
+  return answerOf(fixed, {
     offer_units: dec(offerUnits),
     ask_units: dec(askUnits),
     slippage_tolerance: fractionText(input.slippage),
@@ -239,12 +268,10 @@ function describeSwap(
     // Rates are never overstated (floor); impact and fee share are never understated (ceil).
     swap_rate: ratioText(rate, DIGITS, "floor"),
     price_impact: ratioText(impact, DIGITS, "ceil"),
-    fee_address: friendly(input.ask),
+    fee_address: fixed.feeAddress,
     fee_units: dec(feeUnits),
     fee_percent: noFees === 0n ? "0" : ratioText(ratio(feeUnits, noFees), DIGITS, "ceil"),
-    gas_params: fixed.gas,
-  };
-  return dto;
+  });
 }
 
 export function quoteReverseSwap(input: SwapInput, askUnits: bigint): SwapQuote {

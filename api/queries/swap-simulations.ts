@@ -19,7 +19,7 @@ import {
 } from "../read-model.ts";
 import { currentState, findPool, poolStateUnknown } from "./pool-state.ts";
 import { includesV2 } from "./reference.ts";
-import { quoteReverseSwap, quoteSwap, type SwapInput, type SwapQuote } from "./simulate.ts";
+import { quoteReverseSwap, quoteSwap, type SwapAnswer, type SwapInput, type SwapQuote } from "./simulate.ts";
 
 export type Mode = "swap" | "reverse";
 
@@ -79,6 +79,11 @@ export async function simulateSwapRequest(
   q: SwapSimulateQuery,
   mode: Mode,
 ): Promise<SwapSimulationDto> {
+  return (await bestSwapAnswer(deps, q, mode)).dto();
+}
+
+/** `simulateSwapRequest`'s answer, also as its JSON text (`SwapAnswer.json`). */
+export async function bestSwapAnswer(deps: ApiDeps, q: SwapSimulateQuery, mode: Mode): Promise<SwapAnswer> {
   if (q.offer_address === q.ask_address)
     throw new BadRequestError("ask_address", "must differ from offer_address");
   if (q.referral_fee_bps !== undefined && q.referral_address === undefined) {
@@ -121,7 +126,7 @@ export async function simulateSwapRequest(
   quotes.sort((a, b) => (better(mode, a.quote, b.quote) ? -1 : better(mode, b.quote, a.quote) ? 1 : 0));
   for (const { pool, quote } of quotes) {
     const described = quote.describe();
-    if (described.ok) return described.dto;
+    if (described.ok) return described.answer;
     refusals.push({ pool: friendly(pool.address), reason: described.reason });
   }
   throw new UnprocessableError("swap_not_possible", "no pool can execute this swap", refusals);
