@@ -115,17 +115,17 @@ function recommendedSlippage(impact: Ratio): Fraction {
 const fractionText = (f: Fraction): string => ratioText(ratio(f.num, f.den), 18, "floor");
 
 /** A request the math rejects (AmmInputError) or a TVM exception is "this pool cannot quote it". */
-function guarded<T>(f: () => T): T | { ok: false; reason: string } {
-  try {
-    return f();
-  } catch (e) {
-    if (isAmmInputError(e) || isTvmExit(e)) return { ok: false, reason: e.message };
-    throw e;
-  }
+function refusal(e: unknown): { ok: false; reason: string } {
+  if (isAmmInputError(e) || isTvmExit(e)) return { ok: false, reason: e.message };
+  throw e;
 }
 
 export function quoteSwap(input: SwapInput, offerUnits: bigint): SwapQuote {
-  return guarded(() => forwardQuote(input, offerUnits));
+  try {
+    return forwardQuote(input, offerUnits);
+  } catch (e) {
+    return refusal(e);
+  }
 }
 
 /** Who is involved: assets, the router's wallets for them, router and pool. */
@@ -213,17 +213,31 @@ function forwardQuote(input: SwapInput, offerUnits: bigint): SwapQuote {
 function quoteOf(input: SwapInput, direction: Direction, offerUnits: bigint, result: SwapResult): SwapQuote {
   if (result.status !== "ok")
     return { ok: false, reason: `the pool would refund (exit code ${result.exitCode})` };
-  const askUnits = result.amountOut;
-  return {
-    ok: true,
-    offerUnits,
-    askUnits,
-    describe: () =>
-      guarded(() => ({
-        ok: true as const,
-        answer: describeSwap(input, direction, offerUnits, askUnits, result.baseOut),
-      })),
-  };
+  return new PoolQuote(input, direction, offerUnits, result.amountOut, result.baseOut);
+}
+
+/**
+ * A pool's successful quote. Quotes and answers are classes rather than objects of closures: one is made
+ * per pool and request, and a class shares its methods instead of making (and naming) new functions.
+ */
+class PoolQuote {
+  readonly ok = true;
+  constructor(
+    private readonly input: SwapInput,
+    private readonly direction: Direction,
+    readonly offerUnits: bigint,
+    readonly askUnits: bigint,
+    private readonly baseOut: bigint,
+  ) {}
+
+  describe(): SwapDescription {
+    try {
+      const { input, direction, offerUnits, askUnits, baseOut } = this;
+      return { ok: true, answer: describeSwap(input, direction, offerUnits, askUnits, baseOut) };
+    } catch (e) {
+      return refusal(e);
+    }
+  }
 }
 
 /** The fields of an answer that depend on the amount, in the answer's order (between parties and gas). */
@@ -234,11 +248,19 @@ type AmountFields = Omit<SwapSimulationDto, keyof FixedParts["parties"] | "gas_p
  * `{...parties, ...fields, gas_params}` is the parties' members, a comma, the fields' members, then
  * `gas_params`), without building the object or rendering the fixed parts again.
  */
-function answerOf(fixed: FixedParts, fields: AmountFields): SwapAnswer {
-  return {
-    dto: () => ({ ...fixed.parties, ...fields, gas_params: fixed.gas }),
-    json: () => `${fixed.head},${JSON.stringify(fields).slice(1, -1)}${fixed.tail}`,
-  };
+class PartsAnswer implements SwapAnswer {
+  constructor(
+    private readonly fixed: FixedParts,
+    private readonly fields: AmountFields,
+  ) {}
+
+  dto(): SwapSimulationDto {
+    return { ...this.fixed.parties, ...this.fields, gas_params: this.fixed.gas };
+  }
+
+  json(): string {
+    return `${this.fixed.head},${JSON.stringify(this.fields).slice(1, -1)}${this.fixed.tail}`;
+  }
 }
 
 function describeSwap(
@@ -258,7 +280,7 @@ function describeSwap(
   const recommended = recommendedSlippage(impact);
   const rate = shifted(swapRate(offerUnits, askUnits), decimalsShift(input.offerDecimals, input.askDecimals));
   const fixed = fixedPartsOf(input, direction);
-  return answerOf(fixed, {
+  return new PartsAnswer(fixed, {
     offer_units: dec(offerUnits),
     ask_units: dec(askUnits),
     slippage_tolerance: fractionText(input.slippage),
@@ -277,10 +299,12 @@ function describeSwap(
 export function quoteReverseSwap(input: SwapInput, askUnits: bigint): SwapQuote {
   const direction = directionOf(input.pool, input.offer);
   const { hasReferral, refFeeBps } = swapRequest(input, direction, 1n);
-  return guarded(() => {
+  try {
     // The minimal input's forward swap is the one `swapRequest` makes for it: the same pool, direction,
     // referral and fee (a minimum output of 0 is the default), so it is not run a second time.
     const r = minimalInput(input.state, { direction, targetOut: askUnits, hasReferral, refFeeBps });
     return quoteOf(input, direction, r.amountIn, r.swap);
-  });
+  } catch (e) {
+    return refusal(e);
+  }
 }

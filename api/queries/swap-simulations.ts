@@ -91,9 +91,11 @@ export async function bestSwapAnswer(deps: ApiDeps, q: SwapSimulateQuery, mode: 
   }
   const candidates = await candidatePools(deps, q);
   const pools = candidates.filter(isKnownPool);
-  const [assets, routers] = await Promise.all([
+  // One wait for everything the quotes read: the assets' decimals, the routers, the pools' states.
+  const [assets, routers, states] = await Promise.all([
     deps.data.getAssets([q.offer_address, q.ask_address]),
     Promise.all([...new Set(pools.map((p) => p.router))].map((r) => deps.data.getRouter(r))),
+    Promise.all(pools.map((p) => currentState(deps, p))),
   ]);
   const routerOf = new Map(routers.flatMap((r): [RawAddress, RouterRecord][] => (r ? [[r.address, r]] : [])));
   const decimals = new Map(assets.map((a) => [a.address, a.decimals ?? undefined]));
@@ -101,9 +103,9 @@ export async function bestSwapAnswer(deps: ApiDeps, q: SwapSimulateQuery, mode: 
   const refusals: { pool: string; reason: string }[] = candidates
     .filter((p) => !isKnownPool(p))
     .map((p) => ({ pool: friendly(p.address), reason: "the pool's state is not known" }));
-  for (const pool of pools) {
+  for (const [i, pool] of pools.entries()) {
     const router = routerOf.get(pool.router);
-    const state = await currentState(deps, pool);
+    const state = states[i] ?? null;
     if (router === undefined || state === null) continue;
     const input: SwapInput = {
       pool,

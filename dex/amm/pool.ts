@@ -17,8 +17,20 @@ const WIRE_NAME: Record<string, string> = {
   refFeeBps: "ref_fee_bps",
 };
 
+/**
+ * States already checked. States are never mutated (a swap makes a new one), and a quote checks its pool's
+ * state several times (every forward swap of an exact-out search): once per state object is enough.
+ */
+const valid = new WeakSet<PoolState>();
+
 /** Reject a pool state no contract can hold, naming the field. */
 export function assertValidPool(pool: PoolState): void {
+  if (valid.has(pool)) return;
+  checkPool(pool);
+  valid.add(pool);
+}
+
+function checkPool(pool: PoolState): void {
   if (!isPoolType(pool.type))
     throw new AmmInputError("unknown_pool_type", `unknown pool type '${pool.type}'`, "type");
   for (const field of [
