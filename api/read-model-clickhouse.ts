@@ -52,6 +52,7 @@ import type {
   PoolMarketRecord,
   PoolRecord,
   PoolStatePoint,
+  PoolStateTimelineQuery,
   PoolUsdWindows,
   RawAddress,
   RouterRecord,
@@ -162,7 +163,7 @@ export class ClickHouseReadModel implements DexReadModel {
     return selectPoolUsdWindows(this.store);
   }
 
-  getPoolStateTimeline(q: { first: number; until: number; step: number }): Promise<PoolStatePoint[]> {
+  getPoolStateTimeline(q: PoolStateTimelineQuery): Promise<PoolStatePoint[]> {
     return selectPoolStateTimeline(this.store, q);
   }
 }

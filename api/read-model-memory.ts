@@ -17,6 +17,7 @@ import type {
   PoolMarketRecord,
   PoolRecord,
   PoolStatePoint,
+  PoolStateTimelineQuery,
   PoolUsdWindow,
   PoolUsdWindows,
   RawAddress,
@@ -280,10 +281,11 @@ export class MemoryReadModel implements DexReadModel {
   }
 
   /** As the ClickHouse model: the last state at or before `first`, then the last of each later step. */
-  async getPoolStateTimeline(q: { first: number; until: number; step: number }): Promise<PoolStatePoint[]> {
+  async getPoolStateTimeline(q: PoolStateTimelineQuery): Promise<PoolStatePoint[]> {
     const last = new Map<string, { lt: bigint; point: PoolStatePoint }>();
+    const only = q.pools === undefined ? null : new Set(q.pools);
     for (const s of this.data.poolStates ?? []) {
-      if (s.utime > q.until) continue;
+      if (s.utime > q.until || (only !== null && !only.has(s.pool))) continue;
       const at = s.utime <= q.first ? q.first : Math.ceil(s.utime / q.step) * q.step;
       const key = `${s.pool}@${at}`;
       const seen = last.get(key);

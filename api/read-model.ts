@@ -312,6 +312,14 @@ export type PoolUsdWindow = { volume1d: number; lpFee1d: number; lpFee7d: number
  * A pool's state at a time boundary (TVL history, api/queries/tvl.ts): the state after the pool's last
  * transaction at or before `at` (unix seconds).
  */
+/** Boundaries `first`, `first + step`, … ≤ `until` (unix seconds); `pools`: only these (absent: every pool). */
+export type PoolStateTimelineQuery = {
+  readonly first: number;
+  readonly until: number;
+  readonly step: number;
+  readonly pools?: readonly RawAddress[];
+};
+
 export type PoolStatePoint = { pool: RawAddress; at: number; state: PoolState };
 
 /** USD activity per pool over the last 1, 7 and 30 days of indexed data (api/pricing.ts). */
@@ -362,9 +370,9 @@ export interface DexReadModel {
   /**
    * Pool states for the boundaries `first`, `first + step`, … ≤ `until`: each pool's state at `first`
    * (`at = first`), then its state at each later boundary where it changed; a pool without a state at a
-   * boundary is absent there. Absent: no state history is kept.
+   * boundary is absent there. `pools`: only those pools' states. Absent: no state history is kept.
    */
-  getPoolStateTimeline?(q: { first: number; until: number; step: number }): Promise<PoolStatePoint[]>;
+  getPoolStateTimeline?(q: PoolStateTimelineQuery): Promise<PoolStatePoint[]>;
 }
 
 /**

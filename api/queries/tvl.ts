@@ -6,11 +6,19 @@
  * A point is null when nothing can be valued then (no pricing, no state, no price).
  */
 import type { PoolState } from "../../dex/amm/index.ts";
-import { type DexTvl, dexTvl, PriceBook, type PricingPool, poolIndex } from "../../dex/pricing/index.ts";
+import {
+  type DexTvl,
+  dexTvl,
+  PriceBook,
+  type PricingConfig,
+  type PricingPool,
+  poolIndex,
+  tvlDependencies,
+} from "../../dex/pricing/index.ts";
 import type { ApiDeps } from "../deps.ts";
 import { BadRequestError, NotFoundError } from "../errors.ts";
 import { pricingPools, type TvlHistory, type TvlInterval, type TvlPoint } from "../pricing.ts";
-import type { RawAddress } from "../read-model.ts";
+import type { PoolRecord, RawAddress } from "../read-model.ts";
 
 const STEP: Record<TvlInterval, number> = { hour: 3_600, day: 86_400 };
 const DEFAULT_SPAN: Record<TvlInterval, number> = { hour: 7 * 86_400, day: 30 * 86_400 };
@@ -59,6 +67,15 @@ function valued(tvl: DexTvl): DexTvl | null {
   return [...tvl.pools.values()].some((v) => v !== null) ? tvl : null;
 }
 
+/** The pools `pool`'s tracked TVL depends on (dex/pricing `tvlDependencies`); none for a pool without tokens. */
+function dependencies(list: readonly PoolRecord[], pool: RawAddress, pricing: PricingConfig): RawAddress[] {
+  const known = list.filter(
+    (p): p is PoolRecord & { token0: string; token1: string } => p.token0 !== null && p.token1 !== null,
+  );
+  const target = known.find((p) => p.address === pool);
+  return target === undefined ? [] : tvlDependencies(known, target, pricing).map((p) => p.address);
+}
+
 async function tvlPoints(
   deps: ApiDeps,
   q: { first: number; last: number; step: number; pool?: RawAddress },
@@ -66,11 +83,15 @@ async function tvlPoints(
   const { first, last, step } = q;
   const points: TvlPoint[] = [];
   const pricing = deps.pricing;
+  const list = await deps.data.listPools();
+  const pools = new Map(list.map((p) => [p.address, p]));
+  // One pool's TVL: only the states of the pools it depends on (the same figure, a fraction of the rows).
+  const only =
+    q.pool === undefined || pricing === undefined ? undefined : dependencies(list, q.pool, pricing);
   const timeline =
     pricing === undefined || deps.data.getPoolStateTimeline === undefined
       ? []
-      : await deps.data.getPoolStateTimeline({ first, until: last, step });
-  const pools = new Map((await deps.data.listPools()).map((p) => [p.address, p]));
+      : await deps.data.getPoolStateTimeline({ first, until: last, step, ...(only && { pools: only }) });
   timeline.sort((a, b) => a.at - b.at);
   const states = new Map<RawAddress, PoolState>();
   let next = 0;

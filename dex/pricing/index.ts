@@ -28,6 +28,6 @@ export {
   type UsdAnchor,
 } from "./config.ts";
 export { type Weighted, weightedMedian } from "./median.ts";
-export { type DexTvl, dexTvl, type PoolTvl, poolTvl } from "./tvl.ts";
+export { type DexTvl, dexTvl, type PoolTvl, poolTvl, tvlDependencies } from "./tvl.ts";
 export { lpFeeUsd, type SwapLeg, type SwapUsd, swapVolumeUsd } from "./volume.ts";
 export { VwapWindow } from "./vwap.ts";

@@ -14,6 +14,7 @@
  */
 import type { PoolType } from "../amm/types.ts";
 import type { PriceBook, PricingPool } from "./book.ts";
+import type { PricingConfig } from "./config.ts";
 
 export type PoolTvl = {
   /** Pool TVL in USD; null: not liquid (no side the methodology can value). */
@@ -94,4 +95,34 @@ export function dexTvl(book: PriceBook, pools: Iterable<PricingPool>): DexTvl {
     if (tracked !== null && p.deprecated !== true) tvlUsd += tracked;
   }
   return { tvlUsd, untrackedTvlUsd, pools: out };
+}
+
+/**
+ * The pools whose states decide `target`'s tracked TVL in `dexTvl`, in their order in `pools`: the
+ * TON-alias/USD-anchor pools (TON's price, behind every TON and LSD quote) and, for each of its tokens that
+ * may not be a quote at some instant, the pools holding it (its one-hop price and the jetton/jetton guard's
+ * balances). TON aliases and USD anchors without a time limit are always quotes: their price needs no pool
+ * of theirs. `dexTvl` over these pools gives `target` the very figure it gets over every pool (the same
+ * candidates, summed and ranked in the same order).
+ */
+export function tvlDependencies<P extends { readonly token0: string; readonly token1: string }>(
+  pools: readonly P[],
+  target: P,
+  config: PricingConfig,
+): P[] {
+  const aliases = new Set(config.tonAliases);
+  const anchors = new Set(config.usdAnchors.map((a) => a.address));
+  const alwaysQuote = (t: string) =>
+    aliases.has(t) ||
+    config.usdAnchors.some((a) => a.address === t && a.from === undefined && a.until === undefined);
+  const tokens = new Set([target.token0, target.token1].filter((t) => !alwaysQuote(t)));
+  const tonUsd = (a: string, b: string) => aliases.has(a) && anchors.has(b);
+  return pools.filter(
+    (p) =>
+      p === target ||
+      tokens.has(p.token0) ||
+      tokens.has(p.token1) ||
+      tonUsd(p.token0, p.token1) ||
+      tonUsd(p.token1, p.token0),
+  );
 }

@@ -366,9 +366,10 @@ test.serial(
       z.object({ pool: z.string(), lt: z.coerce.number(), utime: z.coerce.number(), r: z.string() }),
     );
     // Independently: per pool, the state with the greatest lt among those at or before t.
-    const expectedAt = (at: number) => {
+    const expectedAt = (at: number, only?: readonly string[]) => {
       const out = new Map<string, { lt: number; r: string }>();
       for (const s of all) {
+        if (only !== undefined && !only.includes(s.pool)) continue;
         const seen = out.get(s.pool);
         if (s.utime <= at && (seen === undefined || s.lt > seen.lt)) out.set(s.pool, { lt: s.lt, r: s.r });
       }
@@ -385,6 +386,16 @@ test.serial(
       { first: d + 2 * DAY, until: d + 3 * DAY, step: DAY, lookbackDays: 1 },
       { first: d + DAY - 1, until: d + DAY - 1, step: 1 },
       { first: d + 30 * 60, until: d + DAY + 8 * HOUR, step: 2 * HOUR },
+      // Only some pools' states (one pool's TVL history).
+      { first: d - DAY, until: d + 3 * DAY, step: DAY, pools: [pools[1] as string] },
+      {
+        first: d + DAY + HOUR,
+        until: d + 2 * DAY + HOUR,
+        step: HOUR,
+        lookbackDays: 0,
+        pools: [pools[0] as string],
+      },
+      { first: d + 17, until: d + DAY, step: 1_000, pools: [] },
     ];
     for (const c of cases) {
       const timeline = (await selectPoolStateTimeline(store, c)).sort((a, b) => a.at - b.at);
@@ -395,7 +406,11 @@ test.serial(
           const p = timeline[next];
           if (p !== undefined) states.set(p.pool, String(p.state.reserve0));
         }
-        t.deepEqual(Object.fromEntries([...states].sort()), expectedAt(at), `${JSON.stringify(c)} at ${at}`);
+        t.deepEqual(
+          Object.fromEntries([...states].sort()),
+          expectedAt(at, c.pools),
+          `${JSON.stringify(c)} at ${at}`,
+        );
       }
     }
   },

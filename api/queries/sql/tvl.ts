@@ -18,24 +18,26 @@
 import { z } from "zod";
 import type { Store } from "../../../infra/store/client.ts";
 import { DAY, HOUR } from "../../../infra/store/rollups.ts";
-import type { PoolStatePoint } from "../../read-model.ts";
+import type { PoolStatePoint, PoolStateTimelineQuery } from "../../read-model.ts";
 import { str } from "./common.ts";
 import { int, rowReader, text } from "./fast-row.ts";
 import { readState, STATE_COLUMNS } from "./pools.ts";
 
 const COLUMNS = `pool, lt, ${STATE_COLUMNS}`;
 const ts = (name: string) => `toDateTime({${name}:UInt32}, 'UTC')`;
+/** Every pool, or only {pools} (on the tables' sorting key: pool first). */
+const POOLS = "({allPools:UInt8} = 1 OR pool IN {pools:Array(String)})";
 
 /**
  * Latest state per pool at `first`: day rows in (d1, d0], hour rows in (d0, h0], raw states in (h0, first].
  * The pools without a state since d1 (quiet for the whole look-back) are read apart, by key (OLDER_SQL).
  */
 const BEFORE_SQL = `SELECT ${COLUMNS}, {first:UInt32} AS point FROM (
-  SELECT ${COLUMNS} FROM pool_state_rollup_1d WHERE at > ${ts("d1")} AND at <= ${ts("d0")}
+  SELECT ${COLUMNS} FROM pool_state_rollup_1d WHERE ${POOLS} AND at > ${ts("d1")} AND at <= ${ts("d0")}
   UNION ALL
-  SELECT ${COLUMNS} FROM pool_state_rollup_1h WHERE at > ${ts("d0")} AND at <= ${ts("h0")}
+  SELECT ${COLUMNS} FROM pool_state_rollup_1h WHERE ${POOLS} AND at > ${ts("d0")} AND at <= ${ts("h0")}
   UNION ALL
-  SELECT ${COLUMNS} FROM pool_states WHERE utime > ${ts("h0")} AND utime <= ${ts("first")}
+  SELECT ${COLUMNS} FROM pool_states WHERE ${POOLS} AND utime > ${ts("h0")} AND utime <= ${ts("first")}
 )
 ORDER BY pool, lt DESC
 LIMIT 1 BY pool`;
@@ -56,13 +58,13 @@ const point = (column: string) =>
 /** Last state per pool and step after `first`, from a level whose boundaries the steps are made of. */
 const withinSql = (table: string) => `SELECT ${COLUMNS}, ${point("at")} AS point
 FROM ${table}
-WHERE at > ${ts("first")} AND at <= ${ts("until")}
+WHERE ${POOLS} AND at > ${ts("first")} AND at <= ${ts("until")}
 ORDER BY pool, point, lt DESC
 LIMIT 1 BY pool, point`;
 
 const WITHIN_RAW_SQL = `SELECT ${COLUMNS}, ${point("utime")} AS point
 FROM pool_states
-WHERE utime > ${ts("first")} AND utime <= ${ts("until")}
+WHERE ${POOLS} AND utime > ${ts("first")} AND utime <= ${ts("until")}
 ORDER BY pool, point, lt DESC
 LIMIT 1 BY pool, point`;
 
@@ -85,15 +87,21 @@ function withinLevel(first: number, step: number): string {
 
 export async function selectPoolStateTimeline(
   store: Store,
-  q: { first: number; until: number; step: number; lookbackDays?: number },
+  q: PoolStateTimelineQuery & { lookbackDays?: number },
 ): Promise<PoolStatePoint[]> {
   const d0 = Math.floor(q.first / DAY) * DAY;
   const h0 = Math.floor(q.first / HOUR) * HOUR;
   const d1 = d0 - (q.lookbackDays ?? LOOKBACK_DAYS) * DAY;
+  const pools = { allPools: q.pools === undefined ? 1 : 0, pools: q.pools ?? [] };
+  const window = { first: q.first, until: q.until, step: q.step, ...pools };
   const [recent, within, all] = await Promise.all([
-    store.query(BEFORE_SQL, pointRow, { first: q.first, d0, h0, d1 }),
-    q.until > q.first ? store.query(withinLevel(q.first, q.step), pointRow, q) : Promise.resolve([]),
-    store.query("SELECT DISTINCT pool FROM pool_state_rollup_1d WHERE at <= {d1:UInt32}", poolRow, { d1 }),
+    store.query(BEFORE_SQL, pointRow, { first: q.first, d0, h0, d1, ...pools }),
+    q.until > q.first ? store.query(withinLevel(q.first, q.step), pointRow, window) : Promise.resolve([]),
+    store.query(
+      `SELECT DISTINCT pool FROM pool_state_rollup_1d WHERE ${POOLS} AND at <= {d1:UInt32}`,
+      poolRow,
+      { d1, ...pools },
+    ),
   ]);
   const found = new Set(recent.map((r) => r.pool));
   const quiet = all.map((r) => r.pool).filter((p) => !found.has(p));

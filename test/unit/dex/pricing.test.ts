@@ -20,6 +20,7 @@ import {
   ratioToNumber,
   swapVolumeUsd,
   TON_ADDRESS,
+  tvlDependencies,
   weightedMedian,
 } from "../../../dex/pricing/index.ts";
 
@@ -247,6 +248,36 @@ test("TVL of stable pools is the sum of both sides (no 2× rule); DEX TVL restri
   near(t, dex.untrackedTvlUsd, 15_000);
   // deepX: 4,000,000 (mature); yQuote: min(2,000, 2 × 1,000)
   near(t, dex.tvlUsd, 4_000_000 + 2_000 + 25_000);
+});
+
+test("a pool's TVL over the pools it depends on equals its TVL over every pool", (t) => {
+  const W = `0:${"B4".repeat(32)}`;
+  const tonUsdA = tonPool(5, 2_000_000);
+  const tonUsdB = tonPool(5.2, 900_000);
+  const xTon = pool(X, nine(400_000), PTON_V1_MASTER, ton(100_000));
+  const xUsd = pool(X, nine(1_000), USD, usd(1_000));
+  const yUsd = pool(Y, nine(1_000), USD, usd(1_000));
+  const jj = pool(Y, nine(20_000), X, nine(10_000)); // the jetton/jetton guard: Y's and X's balances
+  const zTon = pool(Z, nine(50_000), TON_ADDRESS, ton(20_000));
+  const wUsd = pool(W, nine(70_000), USD, usd(60_000));
+  const zw = pool(Z, nine(9_000), W, nine(8_000));
+  const old = { ...pool(X, nine(5), USD, usd(9)), deprecated: true };
+  const wOld = pool(W, nine(3_000), OLD_USD, usd(3_000)); // OLD_USD is no anchor after its cut-off
+  const tonW = pool(TON_ADDRESS, ton(700), W, nine(3_000));
+  const all = [tonUsdA, xTon, zTon, jj, tonUsdB, wUsd, xUsd, zw, yUsd, old, wOld, tonW];
+  const everything = dexTvl(book(all), all).pools;
+  for (const p of all) {
+    const deps = tvlDependencies(all, p, CONFIG);
+    t.is(dexTvl(book(deps), deps).pools.get(p.address), everything.get(p.address), p.address);
+  }
+  // The guarded Y/X pool needs the TON/USD pools, every X pool and every Y pool, in their order; not Z's or W's.
+  t.deepEqual(tvlDependencies(all, jj, CONFIG), [tonUsdA, xTon, jj, tonUsdB, xUsd, yUsd, old]);
+  t.true((everything.get(jj.address) ?? 0) > 0);
+  // X/pTON: TON is a quote, priced by the TON/USD pools alone; X by its pools. A TON/USD pool: those alone.
+  t.deepEqual(tvlDependencies(all, xTon, CONFIG), [tonUsdA, xTon, jj, tonUsdB, xUsd, old]);
+  t.deepEqual(tvlDependencies(all, tonUsdB, CONFIG), [tonUsdA, tonUsdB]);
+  // A time-limited anchor may be any token at some instant: its pools count.
+  t.deepEqual(tvlDependencies(all, wOld, CONFIG), [tonUsdA, tonUsdB, wUsd, zw, wOld, tonW]);
 });
 
 test("volume per swap: quote sides first, then medium-or-better prices, else untracked", (t) => {
