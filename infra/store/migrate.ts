@@ -7,12 +7,12 @@
  * ClickHouse has no transactional DDL, so statements are written `IF NOT EXISTS`: a run interrupted
  * half-way simply re-runs the whole file.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { NonRetryableError } from "../errors.ts";
+import { NonRetryableError, RetryableError } from "../errors.ts";
 import { sleep } from "../retry.ts";
 import type { Store } from "./client.ts";
 
@@ -188,79 +188,132 @@ export async function migrate(
     );
   // Nothing to apply (every start after the first): no lock, so a process killed here leaves none behind.
   if ((await planned()).length === 0) return { applied: [], alreadyApplied: migrations.length };
-  return withMigrationLock(store, { ...DEFAULT_LOCK, ...options.lock }, async () => {
-    // Planned again under the lock: another process may have applied them while this one waited.
-    const pending = await planned();
-    for (const m of pending) {
-      for (const statement of m.statements) await store.command(statement);
-      await store.insert("schema_migrations", [
-        { version: m.version, name: m.name, checksum: m.checksum, applied_at: Math.floor(now() / 1000) },
-      ]);
+  const underLock = () =>
+    withMigrationLock(store, { ...DEFAULT_LOCK, ...options.lock }, async (assertHeld) => {
+      // Planned again under the lock: another process may have applied them while this one waited.
+      const pending = await planned();
+      for (const m of pending) {
+        for (const statement of m.statements) {
+          await assertHeld();
+          await store.command(statement);
+        }
+        await store.insert("schema_migrations", [
+          { version: m.version, name: m.name, checksum: m.checksum, applied_at: Math.floor(now() / 1000) },
+        ]);
+      }
+      return { applied: pending.map((m) => m.file), alreadyApplied: migrations.length - pending.length };
+    });
+  // A lock taken over mid-run (this process looked dead): the new holder re-plans, and so does this one.
+  for (;;) {
+    try {
+      return await underLock();
+    } catch (error) {
+      if (!(error instanceof MigrationLockLost)) throw error;
     }
-    return { applied: pending.map((m) => m.file), alreadyApplied: migrations.length - pending.length };
-  });
+  }
 }
 
 /**
  * Processes started together on one ClickHouse (N `tondex process` replicas, `serve`, `ingest`) would
  * otherwise run the same migrations at once: one dropping a table (012) while another alters it, or
  * dropping rollups after the other has backfilled them. The lock is a table only one process can create
- * (`CREATE TABLE` without IF NOT EXISTS); its holder writes a heartbeat row every `heartbeatMs`, and a lock
- * whose newest heartbeat is older than `staleMs` (its holder died mid-migration) is dropped and taken anew.
+ * (`CREATE TABLE` without IF NOT EXISTS), named for its holder in its comment; the holder writes a
+ * heartbeat row every `heartbeatMs`. A lock silent for `staleMs` (its holder died mid-migration; a lock
+ * with no heartbeat yet counts from when this process first saw it) is taken over: after a random pause the
+ * waiter checks that the same holder's lock is still there and still silent, and only then drops it, so
+ * two waiters of one dead holder do not drop each other's new lock. A holder checks that the lock is still
+ * its own before each statement and stops (retryable) if it is not.
  */
+class MigrationLockLost extends RetryableError {}
+
 export type MigrationLockOptions = { heartbeatMs: number; staleMs: number; pollMs: number };
 
 const DEFAULT_LOCK: MigrationLockOptions = { heartbeatMs: 2_000, staleMs: 20_000, pollMs: 250 };
 export const MIGRATION_LOCK_TABLE = "schema_migrations_lock";
 
 const lockAge = z.object({ age: z.coerce.number().nullable() });
+const lockHolder = z.object({ comment: z.string() });
 
 async function withMigrationLock<T>(
   store: Store,
   options: MigrationLockOptions,
-  run: () => Promise<T>,
+  run: (assertHeld: () => Promise<void>) => Promise<T>,
 ): Promise<T> {
-  const beat = () => store.command(`INSERT INTO ${MIGRATION_LOCK_TABLE} SELECT now()`);
-  const held = async () =>
-    (await store.query(`EXISTS TABLE ${MIGRATION_LOCK_TABLE}`, z.object({ result: z.coerce.number() })))[0]
-      ?.result === 1;
+  const me = `migration lock of ${randomUUID()} (infra/store/migrate.ts)`;
+  /** The lock's holder (its comment), or null when no lock exists. */
+  const holder = async (): Promise<string | null> =>
+    (
+      await store.query(
+        "SELECT comment FROM system.tables WHERE database = currentDatabase() AND name = {name:String}",
+        lockHolder,
+        { name: MIGRATION_LOCK_TABLE },
+      )
+    )[0]?.comment ?? null;
+  /** Seconds since the newest heartbeat (null: none yet); undefined when the lock vanished meanwhile. */
+  const heartbeatAge = (): Promise<number | null | undefined> =>
+    store
+      .query(`SELECT dateDiff('second', max(at), now()) AS age FROM ${MIGRATION_LOCK_TABLE}`, lockAge)
+      .then(([row]) => (row === undefined || row.age === null ? null : row.age))
+      .catch(async (error: unknown) => {
+        if ((await holder()) === null) return undefined;
+        throw error;
+      });
+  /** When this process first saw each holder without a heartbeat (a holder that died before its first). */
+  const firstSeen = new Map<string, number>();
+  const silent = async (h: string): Promise<boolean | undefined> => {
+    const age = await heartbeatAge();
+    if (age === undefined) return undefined;
+    if (age !== null) return age * 1000 > options.staleMs;
+    const seen = firstSeen.get(h) ?? Date.now();
+    firstSeen.set(h, seen);
+    return Date.now() - seen > options.staleMs;
+  };
   // The holder may release the lock between any two of these statements: a failure while no lock table
   // exists is tried again (a few times in a row, so a CREATE that fails for another reason still surfaces).
   for (let vanished = 0; ; ) {
     try {
       await store.command(
-        `CREATE TABLE ${MIGRATION_LOCK_TABLE} (at DateTime('UTC')) ENGINE = Memory COMMENT 'held by a process migrating the schema (infra/store/migrate.ts)'`,
+        `CREATE TABLE ${MIGRATION_LOCK_TABLE} (at DateTime('UTC')) ENGINE = Memory COMMENT '${me}'`,
       );
       break;
     } catch (error) {
-      if (!(await held())) {
+      const h = await holder();
+      if (h === null) {
         if (++vanished > 5) throw error;
         continue;
       }
       vanished = 0;
+      const stale = await silent(h);
+      if (stale === true) {
+        // Another waiter may be taking the same dead lock over: pause at random, then drop it only if it is
+        // still that holder's and still silent (a new holder's lock is left alone).
+        await sleep(Math.floor(Math.random() * 4 * options.pollMs));
+        if ((await holder()) === h && (await silent(h)) === true) {
+          await store.command(`DROP TABLE IF EXISTS ${MIGRATION_LOCK_TABLE}`);
+        }
+      } else if (stale === false) await sleep(options.pollMs);
     }
-    const age = await store
-      .query(`SELECT dateDiff('second', max(at), now()) AS age FROM ${MIGRATION_LOCK_TABLE}`, lockAge)
-      .then(([row]) => row?.age ?? null)
-      .catch(async (error: unknown) => {
-        if (await held()) throw error;
-        return null; // released meanwhile: try to take it
-      });
-    // No heartbeat yet (just created) or a live holder: wait; silent for staleMs (its holder died): take over.
-    if (age !== null && age * 1000 > options.staleMs)
-      await store.command(`DROP TABLE IF EXISTS ${MIGRATION_LOCK_TABLE}`);
-    else await sleep(options.pollMs);
   }
+  const beat = () => store.command(`INSERT INTO ${MIGRATION_LOCK_TABLE} SELECT now()`);
   await beat();
   let beating: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
     beating = beat().catch(() => undefined);
   }, options.heartbeatMs);
+  const assertHeld = async () => {
+    if ((await holder()) !== me) {
+      throw new RetryableError(
+        "the schema migration lock was taken over by another process; migrating again",
+      );
+    }
+  };
   try {
-    return await run();
+    return await run(assertHeld);
   } finally {
     clearInterval(timer);
     await beating;
-    await store.command(`DROP TABLE IF EXISTS ${MIGRATION_LOCK_TABLE}`);
+    // Never another holder's lock.
+    if ((await holder().catch(() => null)) === me)
+      await store.command(`DROP TABLE IF EXISTS ${MIGRATION_LOCK_TABLE}`);
   }
 }

@@ -389,7 +389,7 @@ test.serial("throughput: one 100k-row swaps insert", async (t) => {
 });
 
 test.serial(
-  "migrations run one process at a time: a held lock is waited for, a stale one taken over, two runs apply once",
+  "migrations run one process at a time: a held lock is waited for, a stale one taken over once by two waiters, two runs apply once",
   async (t) => {
     const { store } = t.context;
     const all = await loadMigrations();
@@ -430,6 +430,30 @@ test.serial(
       runs.map((r) => r.applied).sort((a, b) => a.length - b.length),
       [[], [extra(3).file]],
     );
+    // One dead holder, two waiters at once (a replica killed mid-migration, two restarted): one takes the lock
+    // over, neither drops the other's new lock, the migration is applied once and both runs end. Its
+    // heartbeat a minute old, then none at all (it died before its first: silent since first seen).
+    const quick = { heartbeatMs: 50, staleMs: 400, pollMs: 20 };
+    let list = three;
+    for (const [n, heartbeatAge] of [
+      [4, 60],
+      [5, null],
+      [6, 60],
+    ] as const) {
+      if (heartbeatAge === null) {
+        await store.command(`CREATE TABLE ${MIGRATION_LOCK_TABLE} (at DateTime('UTC')) ENGINE = Memory`);
+      } else await holdLock(heartbeatAge);
+      list = [...list, extra(n)];
+      const both = await Promise.all([
+        migrate(store, { migrations: list, lock: quick }),
+        migrate(store, { migrations: list, lock: quick }),
+      ]);
+      t.deepEqual(
+        both.map((r) => r.applied).sort((a, b) => a.length - b.length),
+        [[], [extra(n).file]],
+        `dead holder ${n}`,
+      );
+    }
     const [exists] = await store.query(
       `EXISTS TABLE ${MIGRATION_LOCK_TABLE}`,
       z.object({ result: z.coerce.number() }),
@@ -438,7 +462,7 @@ test.serial(
     await store.command(
       `ALTER TABLE schema_migrations DELETE WHERE version > ${all.length} SETTINGS mutations_sync = 1`,
     );
-    for (const n of [1, 2, 3]) await store.command(`DROP TABLE IF EXISTS lock_test_${n}`);
+    for (const n of [1, 2, 3, 4, 5, 6]) await store.command(`DROP TABLE IF EXISTS lock_test_${n}`);
     t.deepEqual(await migrate(store), { applied: [], alreadyApplied: all.length });
   },
 );
