@@ -13,7 +13,7 @@ import { FP_ERRORS } from "./fixed-point.ts";
 import { ceilDiv, FEE_DIVIDER, isTvmExit, MAX_COINS } from "./math.ts";
 import { assertValidPool } from "./pool.ts";
 import { spotPrice } from "./price.ts";
-import { outputFees, type SwapRequest, type SwapResult, swap } from "./swap.ts";
+import { outputFees, type SwapRequest, type SwapResult, swap, swapAtBase } from "./swap.ts";
 import { type Direction, dexVersionOf, type PoolState, sides } from "./types.ts";
 
 export type ReverseRequest = {
@@ -77,6 +77,9 @@ const netOf = (ctx: Ctx, base: bigint): bigint =>
 
 const forward = (ctx: Ctx, amountIn: bigint): SwapResult => swap(ctx.pool, { ...ctx.swapReq, amountIn });
 
+/** An input with the curve's gross output there, when the search evaluated it (null: not evaluated). */
+type Found = { amountIn: bigint; baseOut: bigint | null };
+
 /** Smallest gross output B with f(B) ≥ T: start from the fee inversion, then step (f moves by ≤ 1). */
 function minGrossFor(ctx: Ctx, target: bigint): bigint {
   let b = ceilDiv(target * FEE_DIVIDER, FEE_DIVIDER - ctx.pool.protocolFeeBps - ctx.refBps);
@@ -123,7 +126,7 @@ function grossOut(ctx: Ctx, amountIn: bigint): bigint | null {
 }
 
 /** Smallest input whose gross output reaches `b`, or null when no input up to the cap does. */
-function inputFor(ctx: Ctx, b: bigint): bigint | null {
+function inputFor(ctx: Ctx, b: bigint): Found | null {
   const { pool, reserveIn, reserveOut, maxIn } = ctx;
   if (b >= reserveOut) return null;
   const keep = FEE_DIVIDER - pool.lpFeeBps;
@@ -138,8 +141,11 @@ function inputFor(ctx: Ctx, b: bigint): bigint | null {
   }
   if (a < 1n) a = 1n;
   // Safety net for the closed forms (never needed in the vectors).
-  while (a <= maxIn && (grossOut(ctx, a) ?? -1n) < b) a += 1n;
-  return a <= maxIn ? a : null;
+  for (; a <= maxIn; a += 1n) {
+    const out = grossOut(ctx, a);
+    if (out !== null && out >= b) return { amountIn: a, baseOut: out };
+  }
+  return null;
 }
 
 /** One curve evaluation: whether input `a` reaches gross output `b`, and the output when it has one. */
@@ -163,7 +169,7 @@ function spotGuess(ctx: Ctx, b: bigint): bigint | null {
  * Exceptions at tiny inputs (51002, complement out of range) mean "too small"; any other means "too
  * large", which the forward swap then rejects.
  */
-function searchInput(ctx: Ctx, b: bigint): bigint | null {
+function searchInput(ctx: Ctx, b: bigint): Found | null {
   const reached = (r: CurveOut): Probe =>
     "out" in r
       ? { reaches: r.out >= b, out: r.out }
@@ -222,7 +228,7 @@ function searchInput(ctx: Ctx, b: bigint): bigint | null {
     else [lo, loOut] = [mid, q.out];
     interpolate = !(byValue && (hi - lo) * 2n > width);
   }
-  return hi;
+  return { amountIn: hi, baseOut: hiOut };
 }
 
 function notReachable(ctx: Ctx, why: string): OutputNotReachableError {
@@ -271,9 +277,10 @@ export function minimalInput(pool: PoolState, req: ReverseRequest): { amountIn: 
   if (ctx.reserveIn === 0n || ctx.reserveOut === 0n || pool.lpSupply === 0n) throw emptyPool();
   let b = minGrossFor(ctx, req.targetOut);
   for (let step = 0; step < 1000; step++) {
-    const a = inputFor(ctx, b);
-    if (a === null) throw notReachable(ctx, "the target is at or above what the pool can pay");
-    const result = forward(ctx, a);
+    const found = inputFor(ctx, b);
+    if (found === null) throw notReachable(ctx, "the target is at or above what the pool can pay");
+    const a = found.amountIn;
+    const result = swapAtBase(ctx.pool, { ...ctx.swapReq, amountIn: a }, found.baseOut ?? undefined);
     if (result.status !== "ok") throw notReachable(ctx, `the pool would refund (exit ${result.exitCode})`);
     if (result.amountOut >= req.targetOut) return { amountIn: a, swap: result };
     b = result.baseOut + 1n; // overshot onto a fee-rounding dip: try the next gross output

@@ -89,10 +89,10 @@ function ok(pool: PoolState, g: Gross, referralMsgSent: boolean): SwapResult {
   return { status: "ok", exitCode: SWAP_EXIT.swap_ok, ...g, referralMsgSent, refundAmount: 0n, pool };
 }
 
-function swapV1(pool: PoolState, req: SwapRequest): SwapResult {
+function swapV1(pool: PoolState, req: SwapRequest, known: bigint | undefined): SwapResult {
   const { direction, amountIn } = req;
   const hasRef = req.hasReferral === true;
-  const base = CURVES[pool.type].baseOut(pool, direction, amountIn);
+  const base = known ?? CURVES[pool.type].baseOut(pool, direction, amountIn);
   const g = outputFees(base, pool.protocolFeeBps, hasRef ? pool.refFeeBps : 0n);
   // v1 uses one code for no supply, nothing out and slippage; it accepts only out > min_out.
   if (pool.lpSupply <= 0n || g.amountOut <= 0n || (req.minOut ?? 0n) >= g.amountOut) {
@@ -103,14 +103,14 @@ function swapV1(pool: PoolState, req: SwapRequest): SwapResult {
   return ok(next, g, hasRef);
 }
 
-function swapV2(pool: PoolState, req: SwapRequest): SwapResult {
+function swapV2(pool: PoolState, req: SwapRequest, known: bigint | undefined): SwapResult {
   const { direction, amountIn } = req;
   const refFeeBps = req.refFeeBps ?? 0n;
   if (pool.isLocked) return refund(pool, amountIn, SWAP_EXIT.swap_pool_locked);
   if (refFeeBps > 100n) return refund(pool, amountIn, SWAP_EXIT.swap_fee_out_of_bounds);
   let g: Gross;
   try {
-    const base = CURVES[pool.type].baseOut(pool, direction, amountIn);
+    const base = known ?? CURVES[pool.type].baseOut(pool, direction, amountIn);
     g = outputFees(base, pool.protocolFeeBps, req.hasReferral === true ? refFeeBps : 0n);
   } catch (e) {
     // The pool catches math exceptions and refunds with their number (contracts.md §3.7).
@@ -133,7 +133,17 @@ function swapV2(pool: PoolState, req: SwapRequest): SwapResult {
  * only impossible requests throw (`AmmInputError`: zero or negative amount, invalid pool state).
  */
 export function swap(pool: PoolState, req: SwapRequest): SwapResult {
+  return swapAtBase(pool, req, undefined);
+}
+
+/**
+ * `swap`, for a caller that has already evaluated the curve at `req.amountIn` without an exception:
+ * `baseOut` is `CURVES[pool.type].baseOut(pool, req.direction, req.amountIn)` (undefined: not known). The
+ * curve is the one step of a swap that reads only those three, so the result is `swap`'s without
+ * evaluating it again (the exact-out search has just evaluated it at the input it returns).
+ */
+export function swapAtBase(pool: PoolState, req: SwapRequest, baseOut: bigint | undefined): SwapResult {
   assertValidPool(pool);
   if (req.amountIn <= 0n) throw zeroAmount("amount_in");
-  return dexVersionOf(pool.type) === "v1" ? swapV1(pool, req) : swapV2(pool, req);
+  return dexVersionOf(pool.type) === "v1" ? swapV1(pool, req, baseOut) : swapV2(pool, req, baseOut);
 }
