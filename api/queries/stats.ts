@@ -43,8 +43,8 @@ export async function dexStats(deps: ApiDeps, q: { since?: number; until?: numbe
   const stats = statsOf(deps);
   const until = q.until ?? (await deps.data.getIndexedHead())?.utime ?? Math.floor(deps.clock() / 1000);
   const w = checkWindow(q.since ?? STONFI_LAUNCH, until);
-  const t = await stats.dexTotals(w, null);
-  const tvlUsd = await dexTvlAt(deps, w.until);
+  // The totals (the rollups) and the TVL at `until` (the pools' states) are independent reads.
+  const [t, tvlUsd] = await Promise.all([stats.dexTotals(w, null), dexTvlAt(deps, w.until)]);
   return { ...w, trades: t.trades, uniqueWallets: t.unique_wallets, volumeUsd: usdOf(t), tvlUsd };
 }
 
