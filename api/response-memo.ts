@@ -64,8 +64,11 @@ type Entry = {
   readonly body: Buffer | string;
 };
 
-/** Set on a missed request: where to keep its answer, and the version and time when it started. */
-type Mark = { readonly key: string; readonly version: number; readonly at: number };
+/**
+ * Set on a missed request: where to keep its answer, the version and time when it started, and its
+ * flight's key (`flightKey(key, version)`, built once: request keys are long and every build is hashed).
+ */
+type Mark = { readonly key: string; readonly version: number; readonly at: number; readonly flight: string };
 
 const MARK = Symbol("tondex.responseMemo");
 type MarkedRequest = IncomingMessage & { [MARK]?: Mark };
@@ -105,10 +108,9 @@ export function createResponseMemo(options: ResponseMemoOptions): ResponseMemo {
 
   /** Ends a flight: its waiters get `entry`, or (none kept) are answered by Koa one by one. */
   const land = (mark: Mark, entry: Entry | null) => {
-    const fk = flightKey(mark.key, mark.version);
-    const flight = flights.get(fk);
+    const flight = flights.get(mark.flight);
     if (flight === undefined) return;
-    flights.delete(fk);
+    flights.delete(mark.flight);
     for (const w of flight.waiters) {
       if (entry !== null) {
         counts.shared++;
@@ -140,15 +142,16 @@ export function createResponseMemo(options: ResponseMemoOptions): ResponseMemo {
           send(res, entry);
           return;
         }
-        const flight = flights.get(flightKey(key, version));
+        const fk = flightKey(key, version);
+        const flight = flights.get(fk);
         if (flight !== undefined) {
           req.resume();
           flight.waiters.push({ req, res });
           return;
         }
         counts.misses++;
-        flights.set(flightKey(key, version), { waiters: [] });
-        req[MARK] = { key, version, at: options.clock() };
+        flights.set(fk, { waiters: [] });
+        req[MARK] = { key, version, at: options.clock(), flight: fk };
         return koa(req, res);
       };
     },
