@@ -34,3 +34,27 @@ export async function copiesAgree(t: ExecutionContext, store: Store): Promise<vo
     for (const r of await rows(table)) t.deepEqual(r.last_trade, r.close, `${table} ${r.pool} ${r.bucket}`);
   }
 }
+
+/** The pools' state rows per hour and day, as FINAL reads them, equal through the copies sorted by time. */
+export async function stateCopiesAgree(t: ExecutionContext, store: Store): Promise<number> {
+  const rows = (table: string) =>
+    store.query(
+      `SELECT pool, toUInt32(at) AS at, lt, toUInt32(utime) AS utime, toString(reserve0) AS reserve0,
+         toString(reserve1) AS reserve1 FROM ${table} FINAL ORDER BY pool, at`,
+      z.object({
+        pool: z.string(),
+        at: z.coerce.number(),
+        lt: z.string(),
+        utime: z.coerce.number(),
+        reserve0: z.string(),
+        reserve1: z.string(),
+      }),
+    );
+  let n = 0;
+  for (const level of ["1h", "1d"]) {
+    const sorted = await rows(`pool_state_rollup_${level}`);
+    t.deepEqual(await rows(`pool_state_rollup_${level}_by_at`), sorted, level);
+    n += sorted.length;
+  }
+  return n;
+}

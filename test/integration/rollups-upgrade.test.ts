@@ -1,7 +1,7 @@
 /**
- * A data dir written before migration 015 upgrades with its rollups whole: the hour rows copied into
- * pool_rollup_1h_by_bucket, and every row's last_trade its close (the existing parts materialized). Its own
- * file: one chdb path per process.
+ * A data dir written before migrations 015 and 016 upgrades with its rollups whole: the hour rows copied into
+ * pool_rollup_1h_by_bucket, every row's last_trade its close (the existing parts materialized), the state
+ * rows copied into the tables sorted by time. Its own file: one chdb path per process.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,12 +11,14 @@ import { openStore } from "../../infra/store/client.ts";
 import { writeBatch } from "../../infra/store/facts-writer.ts";
 import { loadMigrations, migrate } from "../../infra/store/migrate.ts";
 import { HOUR } from "../../infra/store/rollups.ts";
+import type { PoolStateRow } from "../../schemas/facts.ts";
 import { swapRow } from "./_facts.ts";
-import { copiesAgree } from "./_rollups.ts";
+import { copiesAgree, stateCopiesAgree } from "./_rollups.ts";
 
 const T0 = 1_763_683_200; // 2025-11-21T00:00:00Z
+const POOL = `0:${"4".repeat(64)}`;
 
-test("rollups written at schema 014 are copied and materialized by 015", async (t) => {
+test("rollups written at schema 014 are copied and materialized by 015 and 016", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), "tondex-rollups-upgrade-"));
   const store = await openStore({ clickhouseUrl: null, dataDir: dir });
   t.teardown(async () => {
@@ -41,12 +43,34 @@ test("rollups written at schema 014 are copied and materialized by 015", async (
     mc_seqno,
     next_offset: offset,
   });
-  await writeBatch(store, { swaps: legs.slice(0, 2) }, position(102, 1n));
-  await writeBatch(store, { swaps: legs.slice(1) }, position(104, 2n)); // leg 2 again, with 3 and 4
+  const state = (i: number): PoolStateRow => ({
+    pool: POOL,
+    lt: 2_000n + BigInt(i),
+    tx_hash: "f".repeat(64),
+    mc_seqno: 200 + i,
+    utime: T0 + i * 5 * HOUR + 11,
+    pool_type: "v2_constant_product",
+    reserve0: 10n * BigInt(i),
+    reserve1: 7n * BigInt(i),
+    lp_supply: 1n,
+    lp_fee_bps: 20,
+    protocol_fee_bps: 10,
+    ref_fee_bps: 0,
+    collected_protocol_fee0: 0n,
+    collected_protocol_fee1: 0n,
+    is_locked: false,
+    amp: 0n,
+    rate: 0n,
+    w0: 0n,
+  });
+  await writeBatch(store, { swaps: legs.slice(0, 2), pool_states: [state(1)] }, position(102, 1n));
+  // Leg 2 again, with 3 and 4; states over two days.
+  await writeBatch(store, { swaps: legs.slice(1), pool_states: [1, 2, 5].map(state) }, position(104, 2n));
   const { applied } = await migrate(store);
   t.deepEqual(
     applied,
     all.filter((m) => m.version >= 15).map((m) => m.file),
   );
   await copiesAgree(t, store);
+  t.is(await stateCopiesAgree(t, store), 3 + 2, "hours 1, 2, 5 and days 1, 2 of the states");
 });

@@ -17,7 +17,7 @@ import { migrate } from "../../infra/store/migrate.ts";
 import { DAY, HOUR, prepareRollups } from "../../infra/store/rollups.ts";
 import type { PoolStateRow, ReferralFeeRow, SwapRow } from "../../schemas/facts.ts";
 import { swapRow } from "./_facts.ts";
-import { copiesAgree } from "./_rollups.ts";
+import { copiesAgree, stateCopiesAgree } from "./_rollups.ts";
 
 const test = anyTest as TestFn<{ dir: string; store: Store }>;
 
@@ -329,6 +329,7 @@ test.serial(
       { at: d + DAY, lt: 4, r: "400" },
       { at: d + 2 * DAY, lt: 5, r: "500" },
     ]);
+    t.true((await stateCopiesAgree(t, store)) >= 5);
   },
 );
 

@@ -29,13 +29,21 @@ const ts = (name: string) => `toDateTime({${name}:UInt32}, 'UTC')`;
 const POOLS = "({allPools:UInt8} = 1 OR pool IN {pools:Array(String)})";
 
 /**
+ * The state rollups a read takes: sorted by time first when it reads every pool (a time range is one
+ * contiguous range there: migration 016), sorted by pool first when it reads a few pools (by key).
+ */
+type Tables = { readonly day: string; readonly hour: string };
+const EVERY_POOL: Tables = { day: "pool_state_rollup_1d_by_at", hour: "pool_state_rollup_1h_by_at" };
+const SOME_POOLS: Tables = { day: "pool_state_rollup_1d", hour: "pool_state_rollup_1h" };
+
+/**
  * Latest state per pool at `first`: day rows in (d1, d0], hour rows in (d0, h0], raw states in (h0, first].
  * The pools without a state since d1 (quiet for the whole look-back) are read apart, by key (OLDER_SQL).
  */
-const BEFORE_SQL = `SELECT ${COLUMNS}, {first:UInt32} AS point FROM (
-  SELECT ${COLUMNS} FROM pool_state_rollup_1d WHERE ${POOLS} AND at > ${ts("d1")} AND at <= ${ts("d0")}
+const beforeSql = (t: Tables) => `SELECT ${COLUMNS}, {first:UInt32} AS point FROM (
+  SELECT ${COLUMNS} FROM ${t.day} WHERE ${POOLS} AND at > ${ts("d1")} AND at <= ${ts("d0")}
   UNION ALL
-  SELECT ${COLUMNS} FROM pool_state_rollup_1h WHERE ${POOLS} AND at > ${ts("d0")} AND at <= ${ts("h0")}
+  SELECT ${COLUMNS} FROM ${t.hour} WHERE ${POOLS} AND at > ${ts("d0")} AND at <= ${ts("h0")}
   UNION ALL
   SELECT ${COLUMNS} FROM pool_states WHERE ${POOLS} AND utime > ${ts("h0")} AND utime <= ${ts("first")}
 )
@@ -78,10 +86,10 @@ const pointRow = rowReader(
 const poolRow = z.object({ pool: str });
 
 /** The level the steps after `first` can be read from: every boundary of theirs is one of its boundaries. */
-function withinLevel(first: number, step: number): string {
+function withinLevel(first: number, step: number, t: Tables): string {
   const aligned = (unit: number) => first % unit === 0 && step % unit === 0;
-  if (aligned(DAY)) return withinSql("pool_state_rollup_1d");
-  if (aligned(HOUR)) return withinSql("pool_state_rollup_1h");
+  if (aligned(DAY)) return withinSql(t.day);
+  if (aligned(HOUR)) return withinSql(t.hour);
   return WITHIN_RAW_SQL;
 }
 
@@ -94,9 +102,12 @@ export async function selectPoolStateTimeline(
   const d1 = d0 - (q.lookbackDays ?? LOOKBACK_DAYS) * DAY;
   const pools = { allPools: q.pools === undefined ? 1 : 0, pools: q.pools ?? [] };
   const window = { first: q.first, until: q.until, step: q.step, ...pools };
+  const tables = q.pools === undefined ? EVERY_POOL : SOME_POOLS;
   const [recent, within, all] = await Promise.all([
-    store.query(BEFORE_SQL, pointRow, { first: q.first, d0, h0, d1, ...pools }),
-    q.until > q.first ? store.query(withinLevel(q.first, q.step), pointRow, window) : Promise.resolve([]),
+    store.query(beforeSql(tables), pointRow, { first: q.first, d0, h0, d1, ...pools }),
+    q.until > q.first
+      ? store.query(withinLevel(q.first, q.step, tables), pointRow, window)
+      : Promise.resolve([]),
     store.query(
       `SELECT DISTINCT pool FROM pool_state_rollup_1d WHERE ${POOLS} AND at <= {d1:UInt32}`,
       poolRow,
