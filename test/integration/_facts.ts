@@ -1,5 +1,5 @@
 /** Sample fact rows for every table, with boundary values (UInt256 above 2^200, nulls, enums). */
-import type { FactRows, SwapRow } from "../../schemas/facts.ts";
+import type { FactRows, PoolStateRow, SwapRow } from "../../schemas/facts.ts";
 
 export const BIG = 2n ** 200n + 1n;
 export const MAX_U256 = 2n ** 256n - 1n;
@@ -285,3 +285,25 @@ export const SAMPLE: FactRows = {
     },
   ],
 };
+
+/** A constant-product pool state row of `pool` after its transaction at logical time `lt`, time `utime`. */
+export const poolStateRow = (pool: string, lt: number, utime: number): PoolStateRow => ({
+  pool,
+  lt: BigInt(lt),
+  tx_hash: "f".repeat(64),
+  mc_seqno: 500 + lt,
+  utime,
+  pool_type: "v2_constant_product",
+  reserve0: 1n,
+  reserve1: 1n,
+  lp_supply: 1n,
+  lp_fee_bps: 20,
+  protocol_fee_bps: 10,
+  ref_fee_bps: 0,
+  collected_protocol_fee0: 0n,
+  collected_protocol_fee1: 0n,
+  is_locked: false,
+  amp: 0n,
+  rate: 0n,
+  w0: 0n,
+});

@@ -12,7 +12,7 @@ import { writeBatch } from "../../infra/store/facts-writer.ts";
 import { loadMigrations, migrate } from "../../infra/store/migrate.ts";
 import { HOUR } from "../../infra/store/rollups.ts";
 import type { PoolStateRow } from "../../schemas/facts.ts";
-import { swapRow } from "./_facts.ts";
+import { poolStateRow, swapRow } from "./_facts.ts";
 import { copiesAgree, stateCopiesAgree } from "./_rollups.ts";
 
 const T0 = 1_763_683_200; // 2025-11-21T00:00:00Z
@@ -44,24 +44,9 @@ test("rollups written at schema 014 are copied and materialized by 015 and 016",
     next_offset: offset,
   });
   const state = (i: number): PoolStateRow => ({
-    pool: POOL,
-    lt: 2_000n + BigInt(i),
-    tx_hash: "f".repeat(64),
-    mc_seqno: 200 + i,
-    utime: T0 + i * 5 * HOUR + 11,
-    pool_type: "v2_constant_product",
+    ...poolStateRow(POOL, 2_000 + i, T0 + i * 5 * HOUR + 11),
     reserve0: 10n * BigInt(i),
     reserve1: 7n * BigInt(i),
-    lp_supply: 1n,
-    lp_fee_bps: 20,
-    protocol_fee_bps: 10,
-    ref_fee_bps: 0,
-    collected_protocol_fee0: 0n,
-    collected_protocol_fee1: 0n,
-    is_locked: false,
-    amp: 0n,
-    rate: 0n,
-    w0: 0n,
   });
   await writeBatch(store, { swaps: legs.slice(0, 2), pool_states: [state(1)] }, position(102, 1n));
   // Leg 2 again, with 3 and 4; states over two days.

@@ -16,7 +16,7 @@ import { writeBatch } from "../../infra/store/facts-writer.ts";
 import { migrate } from "../../infra/store/migrate.ts";
 import { DAY, HOUR, prepareRollups } from "../../infra/store/rollups.ts";
 import type { PoolStateRow, ReferralFeeRow, SwapRow } from "../../schemas/facts.ts";
-import { swapRow } from "./_facts.ts";
+import { poolStateRow, swapRow } from "./_facts.ts";
 import { copiesAgree, stateCopiesAgree } from "./_rollups.ts";
 
 const test = anyTest as TestFn<{ dir: string; store: Store }>;
@@ -272,27 +272,6 @@ test.serial(
   },
 );
 
-const stateOf = (pool: string, lt: number, utime: number): PoolStateRow => ({
-  pool,
-  lt: BigInt(lt),
-  tx_hash: "f".repeat(64),
-  mc_seqno: 500 + lt,
-  utime,
-  pool_type: "v2_constant_product",
-  reserve0: 1n,
-  reserve1: 1n,
-  lp_supply: 1n,
-  lp_fee_bps: 20,
-  protocol_fee_bps: 10,
-  ref_fee_bps: 0,
-  collected_protocol_fee0: 0n,
-  collected_protocol_fee1: 0n,
-  is_locked: false,
-  amp: 0n,
-  rate: 0n,
-  w0: 0n,
-});
-
 test.serial(
   "pool states per hour and day: the last state at or before each boundary, exact under re-delivery",
   async (t) => {
@@ -300,7 +279,7 @@ test.serial(
     const pool = `0:${"a".repeat(64)}`;
     const d = T0 + 5 * DAY;
     const state = (lt: number, utime: number, reserve0: bigint): PoolStateRow => ({
-      ...stateOf(pool, lt, utime),
+      ...poolStateRow(pool, lt, utime),
       reserve0,
     });
     // A state exactly on a boundary is the state at it; the next second belongs to the next boundary.
@@ -355,7 +334,7 @@ test.serial(
     const rows = times.flatMap((utime, i) =>
       pools.map(
         (pool, k): PoolStateRow => ({
-          ...stateOf(pool, 10_000 + 2 * i + k, utime),
+          ...poolStateRow(pool, 10_000 + 2 * i + k, utime),
           reserve0: BigInt(1000 * i + k),
         }),
       ),
