@@ -1,12 +1,14 @@
 /**
- * A data dir written before migrations 015 and 016 upgrades with its rollups whole: the hour rows copied into
+ * A data dir written before migrations 015 to 017 upgrades with its rollups whole: the hour rows copied into
  * pool_rollup_1h_by_bucket, every row's last_trade its close (the existing parts materialized), the state
- * rows copied into the tables sorted by time. Its own file: one chdb path per process.
+ * rows copied into the tables sorted by time, the wallet ids kept through 017's copy. Its own file: one chdb
+ * path per process.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "ava";
+import { z } from "zod";
 import { openStore } from "../../infra/store/client.ts";
 import { writeBatch } from "../../infra/store/facts-writer.ts";
 import { loadMigrations, migrate } from "../../infra/store/migrate.ts";
@@ -18,7 +20,7 @@ import { copiesAgree, stateCopiesAgree } from "./_rollups.ts";
 const T0 = 1_763_683_200; // 2025-11-21T00:00:00Z
 const POOL = `0:${"4".repeat(64)}`;
 
-test("rollups written at schema 014 are copied and materialized by 015 and 016", async (t) => {
+test("rollups written at schema 014 are copied and materialized by 015 to 017", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), "tondex-rollups-upgrade-"));
   const store = await openStore({ clickhouseUrl: null, dataDir: dir });
   t.teardown(async () => {
@@ -51,7 +53,15 @@ test("rollups written at schema 014 are copied and materialized by 015 and 016",
   await writeBatch(store, { swaps: legs.slice(0, 2), pool_states: [state(1)] }, position(102, 1n));
   // Leg 2 again, with 3 and 4; states over two days.
   await writeBatch(store, { swaps: legs.slice(1), pool_states: [1, 2, 5].map(state) }, position(104, 2n));
+  const ids = () =>
+    store.query(
+      "SELECT wallet, id FROM wallet_ids ORDER BY id",
+      z.object({ wallet: z.string(), id: z.coerce.number() }),
+    );
+  const before = await ids();
+  t.is(before.length, 2);
   const { applied } = await migrate(store);
+  t.deepEqual(await ids(), before, "017 copies wallet_ids with its ids");
   t.deepEqual(
     applied,
     all.filter((m) => m.version >= 15).map((m) => m.file),
