@@ -249,21 +249,25 @@ async function withMigrationLock<T>(
         { name: MIGRATION_LOCK_TABLE },
       )
     )[0]?.comment ?? null;
-  /** Seconds since the newest heartbeat (null: none yet); undefined when the lock vanished meanwhile. */
-  const heartbeatAge = (): Promise<number | null | undefined> =>
+  /** Milliseconds since holder `h`'s newest heartbeat (null: none yet); undefined once `h`'s lock is gone. */
+  const heartbeatAge = (h: string): Promise<number | null | undefined> =>
     store
-      .query(`SELECT dateDiff('second', max(at), now()) AS age FROM ${MIGRATION_LOCK_TABLE}`, lockAge)
+      .query(
+        `SELECT if(count() = 0, NULL, dateDiff('millisecond', max(at), now64(3))) AS age FROM ${MIGRATION_LOCK_TABLE}`,
+        lockAge,
+      )
       .then(([row]) => (row === undefined || row.age === null ? null : row.age))
       .catch(async (error: unknown) => {
-        if ((await holder()) === null) return undefined;
+        // Released meanwhile, and maybe taken by another process since: h's lock is gone either way.
+        if ((await holder()) !== h) return undefined;
         throw error;
       });
   /** When this process first saw each holder without a heartbeat (a holder that died before its first). */
   const firstSeen = new Map<string, number>();
   const silent = async (h: string): Promise<boolean | undefined> => {
-    const age = await heartbeatAge();
+    const age = await heartbeatAge(h);
     if (age === undefined) return undefined;
-    if (age !== null) return age * 1000 > options.staleMs;
+    if (age !== null) return age > options.staleMs;
     const seen = firstSeen.get(h) ?? Date.now();
     firstSeen.set(h, seen);
     return Date.now() - seen > options.staleMs;
@@ -273,7 +277,7 @@ async function withMigrationLock<T>(
   for (let vanished = 0; ; ) {
     try {
       await store.command(
-        `CREATE TABLE ${MIGRATION_LOCK_TABLE} (at DateTime('UTC')) ENGINE = Memory COMMENT '${me}'`,
+        `CREATE TABLE ${MIGRATION_LOCK_TABLE} (at DateTime64(3, 'UTC')) ENGINE = Memory COMMENT '${me}'`,
       );
       break;
     } catch (error) {
@@ -294,7 +298,7 @@ async function withMigrationLock<T>(
       } else if (stale === false) await sleep(options.pollMs);
     }
   }
-  const beat = () => store.command(`INSERT INTO ${MIGRATION_LOCK_TABLE} SELECT now()`);
+  const beat = () => store.command(`INSERT INTO ${MIGRATION_LOCK_TABLE} SELECT now64(3)`);
   await beat();
   let beating: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
@@ -302,9 +306,7 @@ async function withMigrationLock<T>(
   }, options.heartbeatMs);
   const assertHeld = async () => {
     if ((await holder()) !== me) {
-      throw new RetryableError(
-        "the schema migration lock was taken over by another process; migrating again",
-      );
+      throw new MigrationLockLost("the schema migration lock was taken over by another process");
     }
   };
   try {

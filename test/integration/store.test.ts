@@ -389,7 +389,7 @@ test.serial("throughput: one 100k-row swaps insert", async (t) => {
 });
 
 test.serial(
-  "migrations run one process at a time: a held lock is waited for, a stale one taken over once by two waiters, two runs apply once",
+  "migrations run one process at a time: a held lock is waited for, a stale one taken over once by two waiters, three runs apply once",
   async (t) => {
     const { store } = t.context;
     const all = await loadMigrations();
@@ -420,15 +420,17 @@ test.serial(
       applied: [extra(2).file],
       alreadyApplied: all.length + 1,
     });
-    // Two runs at once: one applies, the other finds it applied once it holds the lock.
+    // Three runs at once (two replicas and ingest starting together): one applies, the others find it
+    // applied once they hold the lock — each taking it after another released it, maybe while they read it.
     const three = [...all, extra(1), extra(2), extra(3)];
     const runs = await Promise.all([
+      migrate(store, { migrations: three, lock }),
       migrate(store, { migrations: three, lock }),
       migrate(store, { migrations: three, lock }),
     ]);
     t.deepEqual(
       runs.map((r) => r.applied).sort((a, b) => a.length - b.length),
-      [[], [extra(3).file]],
+      [[], [], [extra(3).file]],
     );
     // One dead holder, two waiters at once (a replica killed mid-migration, two restarted): one takes the lock
     // over, neither drops the other's new lock, the migration is applied once and both runs end. Its
