@@ -2,8 +2,10 @@
  * The rollup tables against a naive GROUP BY over the deduplicated facts, written here from the figures'
  * definitions (README "Statistics"), not from infra/store/rollups.ts: per pool and epoch-aligned bucket of
  * a minute, an hour and a day, the executed legs (the pool paid an output), both raw volumes (the pool's two
- * router wallets ordered as strings), and the distinct makers; per referrer, fee asset and day, accruals
- * and withdrawals. Where the facts equal the ground truth (test/helpers/facts-truth.ts), rollups equal to
+ * router wallets ordered as strings), the distinct makers and the last executed leg's amounts by chain order
+ * (the hour rows also through their copy sorted by bucket); per pool and hour or day boundary, the lt of
+ * its last state in the step (the state rollups and their copies sorted by time); per referrer, fee asset
+ * and day, accruals and withdrawals. Where the facts equal the ground truth (test/helpers/facts-truth.ts), rollups equal to
  * them equal it too.
  */
 import { z } from "zod";
@@ -16,18 +18,28 @@ const LEVELS = [
 ] as const;
 
 const u = z.union([z.string(), z.number()]).transform((v) => BigInt(v));
-const poolBucket = z.object({ pool: z.string(), b: u, trades: u, va: u, vb: u, wallets: u });
+const poolBucket = z.object({
+  pool: z.string(),
+  b: u,
+  trades: u,
+  va: u,
+  vb: u,
+  wallets: u,
+  last: z.tuple([u, u]),
+});
+const stateBucket = z.object({ pool: z.string(), at: u, lt: u });
 const referralBucket = z.object({ referrer: z.string(), b: u, wallet: z.string(), accrued: u, withdrawn: u });
 
 const NAIVE_POOL = `
   SELECT pool, intDiv(toUnixTimestamp(utime), {s:UInt32}) * {s:UInt32} AS b,
-    countIf(ok) AS trades, sumIf(a, ok) AS va, sumIf(bv, ok) AS vb, uniqExactIf(maker, ok) AS wallets
+    countIf(ok) AS trades, sumIf(a, ok) AS va, sumIf(bv, ok) AS vb, uniqExactIf(maker, ok) AS wallets,
+    argMaxIf((a, bv), (mc_seqno, lt, id), ok) AS last
   FROM (
     SELECT ifNull(pool, '') AS pool, utime, ifNull(amount_out, toUInt256(0)) > 0 AS ok,
       ifNull(offer_router_wallet, '') AS ow, ifNull(ask_router_wallet, '') AS aw,
       if(ow < aw, amount_in, ifNull(amount_out, toUInt256(0))) AS a,
       if(ow < aw, ifNull(amount_out, toUInt256(0)), amount_in) AS bv,
-      coalesce(maker, route_sender, sender, '') AS maker
+      coalesce(maker, route_sender, sender, '') AS maker, mc_seqno, lt, id
     FROM swaps FINAL)
   WHERE pool != ''
   GROUP BY pool, b
@@ -35,10 +47,17 @@ const NAIVE_POOL = `
 
 const rollupPool = (table: string) => `
   SELECT pool, toUnixTimestamp(bucket) AS b, sum(trades) AS trades, sum(volume_a) AS va,
-    sum(volume_b) AS vb, groupBitmapMerge(wallet_bitmap) AS wallets
+    sum(volume_b) AS vb, groupBitmapMerge(wallet_bitmap) AS wallets, any(last_trade) AS last
   FROM ${table} FINAL
   GROUP BY pool, b
   HAVING trades > 0`;
+
+/** Per pool and boundary: the greatest lt of its states in (boundary − step, boundary]. */
+const NAIVE_STATE = `
+  SELECT pool, intDiv(toUInt32(utime) + {s:UInt32} - 1, {s:UInt32}) * {s:UInt32} AS at, max(lt) AS lt
+  FROM pool_states FINAL GROUP BY pool, at`;
+
+const rollupState = (table: string) => `SELECT pool, toUInt32(at) AS at, lt FROM ${table} FINAL`;
 
 const NAIVE_REFERRAL = `
   SELECT referrer, b, wallet, sum(accrued) AS accrued, sum(withdrawn) AS withdrawn FROM (
@@ -85,8 +104,19 @@ export async function rollupsMatchFacts(store: Store): Promise<RollupsCheck> {
   const poolKey = (r: z.infer<typeof poolBucket>) => `${r.pool}@${r.b}`;
   for (const [level, seconds] of LEVELS) {
     const naive = await store.query(NAIVE_POOL, poolBucket, { s: seconds });
-    const rolled = await store.query(rollupPool(`pool_rollup_${level}`), poolBucket);
-    checked += compare(`pool_rollup_${level}`, poolKey, naive, rolled, problems);
+    const tables = [`pool_rollup_${level}`, ...(level === "1h" ? ["pool_rollup_1h_by_bucket"] : [])];
+    for (const table of tables) {
+      const rolled = await store.query(rollupPool(table), poolBucket);
+      checked += compare(table, poolKey, naive, rolled, problems);
+    }
+  }
+  const stateKey = (r: z.infer<typeof stateBucket>) => `${r.pool}@${r.at}`;
+  for (const [level, seconds] of LEVELS.slice(1)) {
+    const naive = await store.query(NAIVE_STATE, stateBucket, { s: seconds });
+    for (const table of [`pool_state_rollup_${level}`, `pool_state_rollup_${level}_by_at`]) {
+      const rolled = await store.query(rollupState(table), stateBucket);
+      checked += compare(table, stateKey, naive, rolled, problems);
+    }
   }
   const refKey = (r: z.infer<typeof referralBucket>) => `${r.referrer}@${r.b}/${r.wallet}`;
   const naive = await store.query(NAIVE_REFERRAL, referralBucket);
