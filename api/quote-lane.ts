@@ -1,7 +1,7 @@
 /**
  * The quote lane: swap and reverse-swap quotes answered without the Koa stack. Bots and wallets ask for a
  * different amount almost every time, so the response memo rarely helps them, and for a quote the
- * middleware stack costs more than the quote itself (api/README.md, "Performance").
+ * middleware stack costs more than the quote itself.
  *
  * The lane computes exactly what the Koa route does — the same query schema (`swapSimulateQuery`, or
  * `quoteQuery`, its output without zod for the queries it takes), the same quote (`bestSwapAnswer`, whose
