@@ -10,7 +10,7 @@
 import { CURVES } from "./curves/index.ts";
 import { AmmInputError, emptyPool, zeroAmount } from "./errors.ts";
 import { FP_ERRORS } from "./fixed-point.ts";
-import { ceilDiv, FEE_DIVIDER, isTvmExit, MAX_COINS } from "./math.ts";
+import { ceilDiv, FEE_DIVIDER, floorDiv, isTvmExit, MAX_COINS } from "./math.ts";
 import { assertValidPool } from "./pool.ts";
 import { spotPrice } from "./price.ts";
 import { outputFees, type SwapRequest, type SwapResult, swap, swapAtBase } from "./swap.ts";
@@ -89,11 +89,25 @@ function minGrossFor(ctx: Ctx, target: bigint): bigint {
 }
 
 /** The curve's gross output for `amountIn`, or the TVM exit code the math would raise. */
-type CurveOut = { out: bigint } | { exit: number };
+/**
+ * A curve evaluation: the gross output and the value the search interpolates on (`level`: the curve's
+ * finer value before its last floor where it has one, else the output), or the TVM exit code.
+ */
+type CurveOut = { out: bigint; level: bigint } | { exit: number };
+
+/** How many levels make one unit of gross output (`Curve.fine`), 1 where the output is the level. */
+const levelUnit = (ctx: Ctx): bigint => CURVES[ctx.pool.type].fine?.unit ?? 1n;
 
 function curveOut(ctx: Ctx, amountIn: bigint): CurveOut {
+  const curve = CURVES[ctx.pool.type];
   try {
-    return { out: CURVES[ctx.pool.type].baseOut(ctx.pool, ctx.req.direction, amountIn) };
+    if (curve.fine === undefined) {
+      const out = curve.baseOut(ctx.pool, ctx.req.direction, amountIn);
+      return { out, level: out };
+    }
+    // baseOut is floor(fine.out / fine.unit) of the same evaluation (Curve.fine).
+    const level = curve.fine.out(ctx.pool, ctx.req.direction, amountIn);
+    return { out: floorDiv(level, curve.fine.unit), level };
   } catch (e) {
     if (isTvmExit(e)) return { exit: e.exitCode };
     throw e;
@@ -148,8 +162,11 @@ function inputFor(ctx: Ctx, b: bigint): Found | null {
   return null;
 }
 
-/** One curve evaluation: whether input `a` reaches gross output `b`, and the output when it has one. */
-type Probe = { reaches: boolean; out: bigint | null };
+/**
+ * One curve evaluation: whether input `a` reaches gross output `b`, and the output and level (CurveOut)
+ * when it has them.
+ */
+type Probe = { reaches: boolean; out: bigint | null; level: bigint | null };
 
 /** The input the spot price suggests for gross output `b` (LP fee taken off the input); null: none. */
 function spotGuess(ctx: Ctx, b: bigint): bigint | null {
@@ -164,71 +181,87 @@ function spotGuess(ctx: Ctx, b: bigint): bigint | null {
  * output is monotone in the input, so any search that keeps a bracket (`lo` never reaches, `hi` does) and
  * stops at width 1 finds it exactly; this one finds it in a few curve evaluations instead of one per bit:
  * 1. bracket: from the spot price's guess, steps growing ×4 (from guess/2^16) until the target is crossed;
- * 2. shrink: interpolate on the gross output between the bracket's ends; when an interpolation does not
- *    halve the bracket, the next step bisects, so the worst case stays within twice plain bisection.
+ * 2. shrink: interpolate on the level (the gross output, or the curve's finer value before its last floor)
+ *    between the bracket's ends; when an interpolation does not halve the bracket, the target is near the
+ *    side it moved, and steps from that side grow ×4 until they cross it (a step wider than half the
+ *    bracket bisects instead), so every probe shrinks the bracket and long runs are logarithmic.
  * Exceptions at tiny inputs (51002, complement out of range) mean "too small"; any other means "too
  * large", which the forward swap then rejects.
  */
 function searchInput(ctx: Ctx, b: bigint): Found | null {
+  const target = b * levelUnit(ctx);
   const reached = (r: CurveOut): Probe =>
     "out" in r
-      ? { reaches: r.out >= b, out: r.out }
-      : { reaches: r.exit !== FP_ERRORS.complementOutOfRange, out: null };
+      ? { reaches: r.out >= b, out: r.out, level: r.level }
+      : { reaches: r.exit !== FP_ERRORS.complementOutOfRange, out: null, level: null };
   const probe = (a: bigint): Probe => reached(curveOut(ctx, a));
   const top = reached(topOut(ctx));
   if (!top.reaches) return null;
   let lo = 0n;
-  let loOut: bigint | null = 0n;
+  let low: Probe = { reaches: false, out: 0n, level: 0n };
   let hi = ctx.maxIn;
-  let hiOut = top.out;
+  let high = top;
   const guess = spotGuess(ctx, b);
   if (guess !== null && guess > lo && guess < hi) {
     let step = guess >> 16n > 0n ? guess >> 16n : 1n;
     const g = probe(guess);
     if (g.reaches) {
-      [hi, hiOut] = [guess, g.out];
+      [hi, high] = [guess, g];
       for (let a = guess - step; a > lo; step *= 4n, a = hi - step) {
         const q = probe(a);
         if (!q.reaches) {
-          [lo, loOut] = [a, q.out];
+          [lo, low] = [a, q];
           break;
         }
-        [hi, hiOut] = [a, q.out];
+        [hi, high] = [a, q];
       }
     } else {
-      [lo, loOut] = [guess, g.out];
+      [lo, low] = [guess, g];
       for (let a = guess + step; a < hi; step *= 4n, a = lo + step) {
         const q = probe(a);
         if (q.reaches) {
-          [hi, hiOut] = [a, q.out];
+          [hi, high] = [a, q];
           break;
         }
-        [lo, loOut] = [a, q.out];
+        [lo, low] = [a, q];
       }
     }
   }
-  let interpolate = true;
+  // After an interpolation that did not halve the bracket the target is near the side it moved: steps
+  // from that side growing ×4 (`gallop`, signed: from lo up, or from hi down) until they cross it.
+  let mode: "interpolate" | "gallop" | "bisect" = "interpolate";
+  let gallop = 0n;
   while (hi - lo > 1n) {
     const width = hi - lo;
     let byValue = false;
     let mid = (lo + hi) >> 1n;
-    if (interpolate && loOut !== null && hiOut !== null && hiOut > loOut) {
-      // hiOut = b puts the interpolation at hi: the target is the start of the step of outputs that hi is
-      // on. Where outputs are far coarser than inputs (several inputs per unit of output) that step is
-      // long, and only bisection finds its start without creeping along it one input at a time.
-      if (hiOut > b || width <= 2n * (hiOut - loOut)) {
+    const galloping = mode === "gallop" && (gallop > 0n ? gallop : -gallop) * 2n < width;
+    const [loLevel, hiLevel] = [low.level, high.level];
+    if (galloping) mid = gallop > 0n ? lo + gallop : hi + gallop;
+    else if (mode === "interpolate" && loLevel !== null && hiLevel !== null && hiLevel > loLevel) {
+      // A level at hi equal to the target puts the interpolation at hi: the target is the start of the
+      // step of levels that hi is on. Where levels are far coarser than inputs (several inputs per level)
+      // that step is long, and only bisection finds its start without creeping along it input by input.
+      if (hiLevel > target || width <= 2n * (hiLevel - loLevel)) {
         byValue = true;
-        mid = lo + ((b - loOut) * width) / (hiOut - loOut);
+        mid = lo + ((target - loLevel) * width) / (hiLevel - loLevel);
       }
     }
     if (mid <= lo) mid = lo + 1n;
     if (mid >= hi) mid = hi - 1n;
     const q = probe(mid);
-    if (q.reaches) [hi, hiOut] = [mid, q.out];
-    else [lo, loOut] = [mid, q.out];
-    interpolate = !(byValue && (hi - lo) * 2n > width);
+    if (q.reaches) [hi, high] = [mid, q];
+    else [lo, low] = [mid, q];
+    if (galloping) {
+      // The same side moved again: step further; the other side: the bracket is narrow, interpolate.
+      if (gallop > 0n === !q.reaches) gallop *= 4n;
+      else mode = "interpolate";
+    } else if (byValue && (hi - lo) * 2n > width) {
+      mode = "gallop";
+      gallop = q.reaches ? -2n : 2n;
+    } else mode = mode === "gallop" ? "bisect" : "interpolate";
   }
-  return { amountIn: hi, baseOut: hiOut };
+  return { amountIn: hi, baseOut: high.out };
 }
 
 function notReachable(ctx: Ctx, why: string): OutputNotReachableError {

@@ -15,7 +15,8 @@ const MAX_IN_RATIO_FP = (3n * E) / 10n;
 
 const toUnits = (x: bigint) => floorDiv(x, E);
 
-function baseOut(pool: PoolState, direction: Direction, amountIn: bigint): bigint {
+/** The output before `toUnits`: ask balance · (1 − power), 18-decimal fixed point. */
+function fineOut(pool: PoolState, direction: Direction, amountIn: bigint): bigint {
   const bIn = lpFeeAdjusted(pool, amountIn);
   const zeroIn = direction === "0to1";
   const wIn = zeroIn ? pool.w0 : E - pool.w0;
@@ -26,7 +27,11 @@ function baseOut(pool: PoolState, direction: Direction, amountIn: bigint): bigin
   const base = divUp(bi, bi + ai);
   const exponent = div(wIn, E - wIn);
   const power = powUp(base, exponent);
-  return toUnits(mul(bo, complement(power)));
+  return mul(bo, complement(power));
+}
+
+function baseOut(pool: PoolState, direction: Direction, amountIn: bigint): bigint {
+  return toUnits(fineOut(pool, direction, amountIn));
 }
 
 /** V(x, y) = x^w0 · y^(1−w0) in fixed point (upper-rounded powers), as deposits compare it. */
@@ -36,6 +41,7 @@ function invariant(pool: PoolState, r0: bigint, r1: bigint): bigint {
 
 export const weightedConstProduct: Curve = {
   baseOut,
+  fine: { out: fineOut, unit: E },
   invariant,
   initialSupply: (pool, a0, a1) => ({ supply: toUnits(invariant(pool, a0, a1)) }),
 };

@@ -7,6 +7,7 @@
  * kept) gives the same answer.
  */
 import test from "ava";
+import { CURVES } from "../../../../dex/amm/curves/index.ts";
 import {
   minimalInput,
   type PoolState,
@@ -15,6 +16,7 @@ import {
   type SwapRequest,
   swap,
 } from "../../../../dex/amm/index.ts";
+import { floorDiv } from "../../../../dex/amm/math.ts";
 
 /** A devnet weighted constant-product pool (seed 1): 4.2·10^19 units of token0 against 2.1·10^8 of token1. */
 const farApart = poolState({
@@ -67,4 +69,27 @@ test("weighted constant product with prices far apart: minimal inputs across lon
 
 test("weighted stableswap: minimal inputs for many targets on one state", (t) => {
   checkTargets(t, wstable, [1n, 999n, 1_000_000n, 886_380_841n, 886_380_842n, 10n ** 12n]);
+});
+
+test("a curve's finer value floors to its output, and throws where it does", (t) => {
+  for (const [type, curve] of Object.entries(CURVES)) {
+    if (curve.fine === undefined) continue;
+    const pool =
+      type === farApart.type ? farApart : poolState({ ...farApart, type: type as PoolState["type"] });
+    for (const direction of ["0to1", "1to0"] as const) {
+      for (let k = 0n; k < 200n; k++) {
+        const amountIn = ((k * k * k * 7919n) % (pool.reserve0 + pool.reserve1)) + 1n;
+        const run = (f: () => bigint) => {
+          try {
+            return f();
+          } catch (e) {
+            return (e as { exitCode?: number }).exitCode ?? -1;
+          }
+        };
+        const out = run(() => curve.baseOut(pool, direction, amountIn));
+        const fine = run(() => floorDiv(curve.fine!.out(pool, direction, amountIn), curve.fine!.unit));
+        t.is(fine, out, `${type} ${direction} ${amountIn}`);
+      }
+    }
+  }
 });
