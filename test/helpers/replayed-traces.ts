@@ -10,7 +10,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import type { z } from "zod";
+import { z } from "zod";
 import { ClickHouseReadModel } from "../../api/read-model-clickhouse.ts";
 import { unavailableChainState } from "../../dex/chain-state-unavailable.ts";
 import { openStore, type Store } from "../../infra/store/client.ts";
@@ -73,3 +73,22 @@ export async function getJson<T>(
 
 /** The window the wallet endpoints take, wide enough for every recorded trace. */
 export const ALL_TIME = "since=2020-01-01T00:00:00&until=2035-01-01T00:00:00";
+
+/**
+ * Every jetton with the metadata a chain read would store: a newer `assets` row with 9 decimals, a name and
+ * a symbol where the replay had none (a stand-in for chain state, not a claim about these jettons). Returns
+ * how many jettons have decimals then.
+ */
+export async function addChainMetadata(store: Store): Promise<number> {
+  await store.command(`INSERT INTO assets (address, kind, symbol, name, decimals, image, description,
+      metadata_uri, total_supply, version)
+    SELECT address, kind, ifNull(symbol, concat('J', substring(address, 3, 4))),
+      ifNull(name, concat('Jetton ', substring(address, 3, 8))), ifNull(decimals, 9), image, description,
+      metadata_uri, total_supply, version + 1
+    FROM assets FINAL WHERE kind = 'jetton'`);
+  const [row] = await store.query(
+    "SELECT count() AS n FROM assets FINAL WHERE kind = 'jetton' AND decimals IS NOT NULL",
+    z.object({ n: z.union([z.number(), z.string().transform(Number)]) }),
+  );
+  return Number(row?.n ?? 0);
+}

@@ -10,13 +10,11 @@
  * jettons), so the SQL, the mapping and every rule run over the real operations.
  */
 import anyTest, { type TestFn } from "ava";
-import { z } from "zod";
 import { selectFeedEvents } from "../../api/queries/sql/feed.ts";
 import { cachedReadModel } from "../../api/read-model-cached.ts";
 import { ClickHouseReadModel } from "../../api/read-model-clickhouse.ts";
-import type { Store } from "../../infra/store/client.ts";
 import { validateFeed } from "../helpers/dexscreener-validator.ts";
-import { type ReplayedTraces, replayTraces, rootOf } from "../helpers/replayed-traces.ts";
+import { addChainMetadata, type ReplayedTraces, replayTraces, rootOf } from "../helpers/replayed-traces.ts";
 import { f, type RunningApi, request } from "../unit/api/harness.ts";
 
 const test = anyTest as TestFn<ReplayedTraces>;
@@ -27,24 +25,6 @@ test.before(async (t) => {
 test.after.always(async (t) => {
   await t.context.close?.();
 });
-
-/**
- * Every jetton with the metadata a chain read would store (see the header): a newer `assets` row with 9
- * decimals, a name and a symbol where the replay had none.
- */
-async function addChainMetadata(store: Store): Promise<number> {
-  await store.command(`INSERT INTO assets (address, kind, symbol, name, decimals, image, description,
-      metadata_uri, total_supply, version)
-    SELECT address, kind, ifNull(symbol, concat('J', substring(address, 3, 4))),
-      ifNull(name, concat('Jetton ', substring(address, 3, 8))), ifNull(decimals, 9), image, description,
-      metadata_uri, total_supply, version + 1
-    FROM assets FINAL WHERE kind = 'jetton'`);
-  const [row] = await store.query(
-    "SELECT count() AS n FROM assets FINAL WHERE kind = 'jetton' AND decimals IS NOT NULL",
-    z.object({ n: z.union([z.number(), z.string().transform(Number)]) }),
-  );
-  return Number(row?.n ?? 0);
-}
 
 function oracles(t: { context: ReplayedTraces }) {
   const lts = new Map<string, bigint>();
