@@ -244,7 +244,9 @@ function searchInput(ctx: Ctx, b: bigint): Found | null {
       // that step is long, and only bisection finds its start without creeping along it input by input.
       if (hiLevel > target || width <= 2n * (hiLevel - loLevel)) {
         byValue = true;
-        mid = lo + ((target - loLevel) * width) / (hiLevel - loLevel);
+        // Rounded up: the first input the straight line puts at the target, so a curve close to straight
+        // there is reached at once, and one probe below it closes the bracket.
+        mid = lo + ceilDiv((target - loLevel) * width, hiLevel - loLevel);
       }
     }
     if (mid <= lo) mid = lo + 1n;
@@ -258,7 +260,7 @@ function searchInput(ctx: Ctx, b: bigint): Found | null {
       else mode = "interpolate";
     } else if (byValue && (hi - lo) * 2n > width) {
       mode = "gallop";
-      gallop = q.reaches ? -2n : 2n;
+      gallop = q.reaches ? -1n : 1n;
     } else mode = mode === "gallop" ? "bisect" : "interpolate";
   }
   return { amountIn: hi, baseOut: high.out };
