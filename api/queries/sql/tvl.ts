@@ -36,26 +36,35 @@ type Tables = { readonly day: string; readonly hour: string };
 const EVERY_POOL: Tables = { day: "pool_state_rollup_1d_by_at", hour: "pool_state_rollup_1h_by_at" };
 const SOME_POOLS: Tables = { day: "pool_state_rollup_1d", hour: "pool_state_rollup_1h" };
 
+const STATE_LIST = STATE_COLUMNS.split(",").map((c) => c.trim());
+
+/**
+ * Each pool's row with the greatest lt among `rows` (rows of COLUMNS), as the state at `first`: argMax per
+ * pool (a hash aggregation) rather than sorting every wide row by (pool, lt) to keep the first of each pool.
+ * By pool, as every timeline read: the caller prices the pools in the order it meets them, and a sum of
+ * floats in another order can differ in its last bits.
+ */
+const latestPerPool = (rows: string) => `SELECT pool, s.1 AS lt,
+  ${STATE_LIST.map((c, i) => `s.${i + 2} AS ${c}`).join(", ")}, {first:UInt32} AS point
+FROM (SELECT pool, argMax((lt, ${STATE_COLUMNS}), lt) AS s FROM (${rows}) GROUP BY pool)
+ORDER BY pool`;
+
 /**
  * Latest state per pool at `first`: day rows in (d1, d0], hour rows in (d0, h0], raw states in (h0, first].
  * The pools without a state since d1 (quiet for the whole look-back) are read apart, by key (OLDER_SQL).
  */
-const beforeSql = (t: Tables) => `SELECT ${COLUMNS}, {first:UInt32} AS point FROM (
+const beforeSql = (t: Tables) =>
+  latestPerPool(`
   SELECT ${COLUMNS} FROM ${t.day} WHERE ${POOLS} AND at > ${ts("d1")} AND at <= ${ts("d0")}
   UNION ALL
   SELECT ${COLUMNS} FROM ${t.hour} WHERE ${POOLS} AND at > ${ts("d0")} AND at <= ${ts("h0")}
   UNION ALL
-  SELECT ${COLUMNS} FROM pool_states WHERE ${POOLS} AND utime > ${ts("h0")} AND utime <= ${ts("first")}
-)
-ORDER BY pool, lt DESC
-LIMIT 1 BY pool`;
+  SELECT ${COLUMNS} FROM pool_states WHERE ${POOLS} AND utime > ${ts("h0")} AND utime <= ${ts("first")}`);
 
 /** The last day row at or before d1 of each of `pools`. */
-const OLDER_SQL = `SELECT ${COLUMNS}, {first:UInt32} AS point FROM (
-  SELECT ${COLUMNS} FROM pool_state_rollup_1d WHERE pool IN {pools:Array(String)} AND at <= ${ts("d1")}
-)
-ORDER BY pool, lt DESC
-LIMIT 1 BY pool`;
+const OLDER_SQL = latestPerPool(
+  `SELECT ${COLUMNS} FROM pool_state_rollup_1d WHERE pool IN {pools:Array(String)} AND at <= ${ts("d1")}`,
+);
 
 /** How far back the first read looks for each pool's state (most pools trade weekly; the rest by key). */
 export const LOOKBACK_DAYS = 7;
