@@ -308,10 +308,6 @@ export type SwapKey = { router: RawAddress; owner: RawAddress; queryId: bigint }
 /** A pool's USD volume and LP fees (sums of the swaps' USD columns) over windows ending at `until`. */
 export type PoolUsdWindow = { volume1d: number; lpFee1d: number; lpFee7d: number; lpFee30d: number };
 
-/**
- * A pool's state at a time boundary (TVL history, api/queries/tvl.ts): the state after the pool's last
- * transaction at or before `at` (unix seconds).
- */
 /** Boundaries `first`, `first + step`, … ≤ `until` (unix seconds); `pools`: only these (absent: every pool). */
 export type PoolStateTimelineQuery = {
   readonly first: number;
@@ -320,6 +316,10 @@ export type PoolStateTimelineQuery = {
   readonly pools?: readonly RawAddress[];
 };
 
+/**
+ * A pool's state at a time boundary (TVL history, api/queries/tvl.ts): the state after the pool's last
+ * transaction at or before `at` (unix seconds).
+ */
 export type PoolStatePoint = { pool: RawAddress; at: number; state: PoolState };
 
 /** USD activity per pool over the last 1, 7 and 30 days of indexed data (api/pricing.ts). */

@@ -144,9 +144,14 @@ export function createResponseMemo(options: ResponseMemoOptions): ResponseMemo {
     const newer = recent.get(key);
     if (newer === undefined || !fresh(newer, version)) return undefined;
     recent.delete(key);
-    if (entries.size >= maxEntries) entries.clear();
-    entries.set(key, newer);
+    keepLong(key, newer);
     return newer;
+  };
+
+  /** Keeps an answer in the main memory (cleared when full, unless it replaces an answer kept there). */
+  const keepLong = (key: string, entry: Entry) => {
+    if (!entries.has(key) && entries.size >= maxEntries) entries.clear();
+    entries.set(key, entry);
   };
 
   /** Whether `key` was stored among the last `seenKeys` answers; remembers it as the newest. */
@@ -163,13 +168,9 @@ export function createResponseMemo(options: ResponseMemoOptions): ResponseMemo {
   /** Keeps a new answer: among the recent ones, or in the main memory when its key was seen before. */
   const store = (key: string, entry: Entry) => {
     counts.stored++;
-    if (seenBefore(key) || entries.has(key)) {
-      recent.delete(key);
-      if (!entries.has(key) && entries.size >= maxEntries) entries.clear();
-      entries.set(key, entry);
-      return;
-    }
+    const repeated = seenBefore(key) || entries.has(key);
     recent.delete(key);
+    if (repeated) return keepLong(key, entry);
     if (recent.size >= recentEntries) recent.delete(recent.keys().next().value as string);
     recent.set(key, entry);
   };

@@ -88,7 +88,6 @@ function minGrossFor(ctx: Ctx, target: bigint): bigint {
   return b;
 }
 
-/** The curve's gross output for `amountIn`, or the TVM exit code the math would raise. */
 /**
  * A curve evaluation: the gross output and the value the search interpolates on (`level`: the curve's
  * finer value before its last floor where it has one, else the output), or the TVM exit code.
@@ -98,6 +97,7 @@ type CurveOut = { out: bigint; level: bigint } | { exit: number };
 /** How many levels make one unit of gross output (`Curve.fine`), 1 where the output is the level. */
 const levelUnit = (ctx: Ctx): bigint => CURVES[ctx.pool.type].fine?.unit ?? 1n;
 
+/** The curve's gross output for `amountIn` and its level, or the TVM exit code the math would raise. */
 function curveOut(ctx: Ctx, amountIn: bigint): CurveOut {
   const curve = CURVES[ctx.pool.type];
   try {

@@ -27,6 +27,13 @@ import {
 const MAX_REFERRAL_FEE_BPS = 100n;
 const DEX_VERSIONS = ["1", "2"] as const;
 
+/** A decimal integer text (DECIMAL_INTEGER) as referral basis points, or null outside 0..100. */
+function referralBpsOf(s: string): bigint | null {
+  if (s.length > 4) return null;
+  const v = BigInt(s);
+  return v <= MAX_REFERRAL_FEE_BPS ? v : null;
+}
+
 /** §6.1 and §6.2: `units` is the offer amount (swap) or the wanted ask amount (reverse swap). */
 export const swapSimulateQuery = z.object({
   offer_address: addressIn,
@@ -38,9 +45,14 @@ export const swapSimulateQuery = z.object({
   referral_fee_bps: z
     .string()
     .regex(DECIMAL_INTEGER, "expected an integer number of basis points")
-    .refine((s) => s.length <= 4, "must be within 0..100 bps")
-    .transform((s) => BigInt(s))
-    .refine((v) => v <= MAX_REFERRAL_FEE_BPS, "must be within 0..100 bps")
+    .transform((s, ctx): bigint => {
+      const v = referralBpsOf(s);
+      if (v === null) {
+        ctx.addIssue({ code: "custom", message: "must be within 0..100 bps" });
+        return z.NEVER;
+      }
+      return v;
+    })
     .optional(),
   dex_v2: boolIn.optional(),
   dex_version: repeated(z.enum(DEX_VERSIONS).transform(Number)).optional(),
@@ -96,9 +108,8 @@ export function quoteQuery(q: Readonly<Record<string, unknown>>): SwapSimulateQu
   }
   const bps = q.referral_fee_bps;
   if (bps !== undefined) {
-    if (typeof bps !== "string" || !DECIMAL_INTEGER.test(bps) || bps.length > 4) return undefined;
-    const v = BigInt(bps);
-    if (v > MAX_REFERRAL_FEE_BPS) return undefined;
+    const v = typeof bps === "string" && DECIMAL_INTEGER.test(bps) ? referralBpsOf(bps) : null;
+    if (v === null) return undefined;
     out.referral_fee_bps = v;
   }
   const v2 = q.dex_v2;

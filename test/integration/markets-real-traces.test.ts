@@ -17,8 +17,7 @@ import {
   geckoTradesResponse,
 } from "../../schemas/api/markets.ts";
 import { poolListResponse } from "../../schemas/api/pools.ts";
-import { addChainMetadata, type ReplayedTraces, replayTraces } from "../helpers/replayed-traces.ts";
-import { request } from "../unit/api/harness.ts";
+import { addChainMetadata, getJson, type ReplayedTraces, replayTraces } from "../helpers/replayed-traces.ts";
 
 const test = anyTest as TestFn<ReplayedTraces>;
 
@@ -29,36 +28,30 @@ test.after.always(async (t) => {
   await t.context.close?.();
 });
 
-async function get<T>(t: { context: ReplayedTraces }, path: string, schema: { parse: (v: unknown) => T }) {
-  const res = await request(t.context.api, "GET", path);
-  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${res.text}`);
-  return schema.parse(res.json);
-}
-
 const raw = (friendly: string) => Address.parse(friendly).toRawString().toUpperCase();
 const TON = "0:0000000000000000000000000000000000000000000000000000000000000000";
 /** The newest trace's STON.fi leg (INDEX.md, mixed-dedust-coffee-stonfi-v2). */
 const COFFEE = { pool: "0:FD066810", tonIn: "44.426053349", notOut: "64948.588105456" };
 
 test.serial("without chain access no pool is listed: decimals are never invented", async (t) => {
-  t.deepEqual(await get(t, "/export/cmc/v1", cmcResponse), {});
-  t.deepEqual(await get(t, "/export/coingecko/v1/pairs", geckoPairsResponse), []);
-  t.deepEqual(await get(t, "/export/coingecko/v1/tickers", geckoTickersResponse), []);
+  t.deepEqual(await getJson(t, "/export/cmc/v1", cmcResponse), {});
+  t.deepEqual(await getJson(t, "/export/coingecko/v1/pairs", geckoPairsResponse), []);
+  t.deepEqual(await getJson(t, "/export/coingecko/v1/tickers", geckoTickersResponse), []);
 });
 
 test.serial(
   "with the jettons' metadata: every pool of known tokens, the window's one trade, no reserves",
   async (t) => {
     t.true((await addChainMetadata(t.context.store)) > 0);
-    const pools = (await get(t, "/v1/pools", poolListResponse)).pool_list;
+    const pools = (await getJson(t, "/v1/pools", poolListResponse)).pool_list;
     const known = pools.filter((p) => p.token0_address !== null && p.token1_address !== null);
-    const cmc = await get(t, "/export/cmc/v1", cmcResponse);
+    const cmc = await getJson(t, "/export/cmc/v1", cmcResponse);
     t.deepEqual(Object.keys(cmc).sort(), known.map((p) => p.address).sort());
     t.true(known.length >= 6, `${known.length} pools of known tokens`);
-    const pairs = await get(t, "/export/coingecko/v1/pairs", geckoPairsResponse);
+    const pairs = await getJson(t, "/export/coingecko/v1/pairs", geckoPairsResponse);
     t.deepEqual(pairs.map((p) => p.pool_id).sort(), Object.keys(cmc).sort());
     const tickers = new Map(
-      (await get(t, "/export/coingecko/v1/tickers", geckoTickersResponse)).map((x) => [x.pool_id, x]),
+      (await getJson(t, "/export/coingecko/v1/tickers", geckoTickersResponse)).map((x) => [x.pool_id, x]),
     );
     let traded = 0;
     for (const [pool, e] of Object.entries(cmc)) {
@@ -93,7 +86,7 @@ test.serial(
       for (const p of [e.last_price, ticker.high, ticker.low]) {
         t.true(p !== null && Math.abs(Number(p) / price - 1) < 1e-12, `${p} ≉ ${price}`);
       }
-      const trades = await get(
+      const trades = await getJson(
         t,
         `/export/coingecko/v1/historical_trades?ticker_id=${pool}`,
         geckoTradesResponse,
