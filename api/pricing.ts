@@ -11,14 +11,26 @@
  *   holding it has an unknown state and none values it; `asset:popular` by L or the 24 h USD volume of its
  *   pools.
  * - pool `lp_total_supply_usd` = TVL_p; `lp_price_usd` = TVL_p / (lp_total_supply / 10^9) per whole LP
- *   token; `volume_24h_usd`; `apy_Nd` = LP fees in USD over the window / TVL_p × (365 days / window), a
- *   fraction; absent while the indexed history is shorter than the window (no extrapolation).
+ *   token; `volume_24h_usd`; `apy_Nd` = LP fees in USD over the window / the pool's mean TVL over the window
+ *   × (365 days / window), a fraction; absent while the indexed history is shorter than the window (no
+ *   extrapolation). The mean TVL is the mean of the pool's TVL at the window's sample instants where it is
+ *   known (`apySamples`): the current TVL and every hour (1 day) or day (7 and 30 days) boundary inside the
+ *   window, each priced with the states and prices of that instant, as the TVL history.
  * Pure: the caller supplies the records, the windows and the pricing configuration.
  */
-import { dexTvl, PriceBook, type PricingConfig, type PricingPool, poolIndex } from "../dex/pricing/index.ts";
+import type { PoolState } from "../dex/amm/index.ts";
+import {
+  type DexTvl,
+  dexTvl,
+  PriceBook,
+  type PricingConfig,
+  type PricingPool,
+  poolIndex,
+} from "../dex/pricing/index.ts";
 import type {
   AssetRecord,
   PoolRecord,
+  PoolStatePoint,
   PoolStats,
   PoolUsdWindow,
   PoolUsdWindows,
@@ -98,11 +110,113 @@ export type TvlInterval = "hour" | "day";
 export type TvlPoint = { at: number; tvlUsd: number | null; untrackedTvlUsd: number | null };
 export type TvlHistory = { since: number; until: number; interval: TvlInterval; points: TvlPoint[] };
 
+/** Boundaries `first`, `first + step`, … ≤ `last` (unix seconds), as `getPoolStateTimeline` reads them. */
+export type Boundaries = { readonly first: number; readonly last: number; readonly step: number };
+
+/**
+ * The DEX TVL at each boundary: every pool's state after its last transaction at or before it (`timeline`:
+ * the read model's `getPoolStateTimeline` of these boundaries, in the order it gave them), priced with the
+ * prices of that instant (§7.6); null when no pool with both tokens known has a state then.
+ */
+export function* tvlAtBoundaries(
+  pools: ReadonlyMap<RawAddress, PoolRecord>,
+  timeline: readonly PoolStatePoint[],
+  b: Boundaries,
+  pricing: PricingConfig,
+): Generator<{ at: number; tvl: DexTvl | null }> {
+  // A stable sort: the pools of one boundary stay in the read's order (a float sum in another order can
+  // differ in its last bits).
+  const sorted = [...timeline].sort((x, y) => x.at - y.at);
+  const states = new Map<RawAddress, PoolState>();
+  let next = 0;
+  for (let at = b.first; at <= b.last; at += b.step) {
+    while (next < sorted.length && sorted[next]!.at <= at) {
+      const p = sorted[next++]!;
+      states.set(p.pool, p.state);
+    }
+    const priced: PricingPool[] = [];
+    for (const [address, state] of states) {
+      const p = pools.get(address);
+      if (p === undefined || p.token0 === null || p.token1 === null) continue;
+      priced.push({ address, token0: p.token0, token1: p.token1, state, deprecated: p.deprecated });
+    }
+    const tvl =
+      priced.length === 0 ? null : dexTvl(new PriceBook(poolIndex(priced), pricing, { at }), priced);
+    yield { at, tvl };
+  }
+}
+
+const HOUR = 3_600;
+
+/**
+ * The sample instants of the mean TVL behind `apy_Nd` besides `until` (the current TVL), for the windows
+ * (until − N days, until]: the hour boundaries strictly inside the last day; the day boundaries strictly
+ * inside the last 30 days (the 7-day mean takes those inside the last 7).
+ */
+export function apySamples(until: number): { hourly: Boundaries; daily: Boundaries } {
+  const inside = (step: number, span: number): Boundaries => ({
+    first: Math.floor((until - span) / step) * step + step,
+    last: Math.ceil(until / step) * step - step,
+    step,
+  });
+  return { hourly: inside(HOUR, DAY), daily: inside(DAY, 30 * DAY) };
+}
+
+/** A sum of TVL samples and how many there are. */
+export type SampleSum = { sum: number; n: number };
+/** Per pool, its known TVLs at the `apySamples` instants of each window (the current TVL not included). */
+export type TvlSamples = ReadonlyMap<
+  RawAddress,
+  { readonly d1: SampleSum; readonly d7: SampleSum; readonly d30: SampleSum }
+>;
+
+/**
+ * The pools' TVL at the `apySamples` instants of `until`, summed per window: `hourly` and `daily` are the
+ * read model's state timelines of those boundaries. A sample where a pool's TVL is not known (no state yet,
+ * no price) is left out, not counted as 0.
+ */
+export function tvlSamples(
+  pools: readonly PoolRecord[],
+  hourly: readonly PoolStatePoint[],
+  daily: readonly PoolStatePoint[],
+  until: number,
+  pricing: PricingConfig,
+): TvlSamples {
+  const b = apySamples(until);
+  const byAddress = new Map(pools.map((p) => [p.address, p]));
+  const out = new Map<RawAddress, { d1: SampleSum; d7: SampleSum; d30: SampleSum }>();
+  const entry = (pool: RawAddress) => {
+    let e = out.get(pool);
+    if (e === undefined) {
+      e = { d1: { sum: 0, n: 0 }, d7: { sum: 0, n: 0 }, d30: { sum: 0, n: 0 } };
+      out.set(pool, e);
+    }
+    return e;
+  };
+  const add = (s: SampleSum, v: number) => {
+    s.sum += v;
+    s.n += 1;
+  };
+  for (const { tvl } of tvlAtBoundaries(byAddress, hourly, b.hourly, pricing)) {
+    for (const [pool, v] of tvl?.pools ?? []) if (v !== null) add(entry(pool).d1, v);
+  }
+  for (const { at, tvl } of tvlAtBoundaries(byAddress, daily, b.daily, pricing)) {
+    for (const [pool, v] of tvl?.pools ?? []) {
+      if (v === null) continue;
+      const e = entry(pool);
+      add(e.d30, v);
+      if (at > until - 7 * DAY) add(e.d7, v);
+    }
+  }
+  return out;
+}
+
 export function priceCatalogue(
   assets: readonly AssetRecord[],
   pools: readonly PoolRecord[],
   pricing: PricingConfig,
   windows: PoolUsdWindows | null,
+  samples: TvlSamples | null = null,
 ): PricedCatalogue {
   const priced = pricingPools(pools);
   const book = new PriceBook(poolIndex(priced), pricing, windows === null ? {} : { at: windows.until });
@@ -121,7 +235,7 @@ export function priceCatalogue(
         if (w !== undefined) volume24h.set(token, (volume24h.get(token) ?? 0) + w.volume1d);
       }
     }
-    const stats = poolStats(p, poolTvl, windows, w);
+    const stats = poolStats(p, poolTvl, windows, w, samples?.get(p.address));
     return stats === undefined ? p : { ...p, stats: { ...p.stats, ...stats } };
   });
   const outAssets = assets.map((a): AssetRecord => {
@@ -154,6 +268,7 @@ function poolStats(
   tvl: number | null,
   windows: PoolUsdWindows | null,
   w: PoolUsdWindow | undefined,
+  sampled: { readonly d1: SampleSum; readonly d7: SampleSum; readonly d30: SampleSum } | undefined,
 ): PoolStats | undefined {
   const stats: PoolStats = {};
   if (tvl !== null) {
@@ -167,11 +282,13 @@ function poolStats(
     if (tvl !== null && tvl > 0) {
       const history = windows.until - windows.firstIndexed;
       // A window longer than the indexed history is not known (no APY rather than an extrapolation).
-      const apy = (fees: number, days: number): string | undefined =>
-        history >= days * DAY ? plainDecimal(((fees / tvl) * YEAR) / (days * DAY)) : undefined;
-      stats.apy1d = apy(w?.lpFee1d ?? 0, 1);
-      stats.apy7d = apy(w?.lpFee7d ?? 0, 7);
-      stats.apy30d = apy(w?.lpFee30d ?? 0, 30);
+      // The mean of the known TVLs at the window's samples, the current one included (> 0: it is).
+      const mean = (s: SampleSum | undefined) => (tvl + (s?.sum ?? 0)) / (1 + (s?.n ?? 0));
+      const apy = (fees: number, days: number, s: SampleSum | undefined): string | undefined =>
+        history >= days * DAY ? plainDecimal(((fees / mean(s)) * YEAR) / (days * DAY)) : undefined;
+      stats.apy1d = apy(w?.lpFee1d ?? 0, 1, sampled?.d1);
+      stats.apy7d = apy(w?.lpFee7d ?? 0, 7, sampled?.d7);
+      stats.apy30d = apy(w?.lpFee30d ?? 0, 30, sampled?.d30);
     }
   }
   for (const k of Object.keys(stats) as (keyof PoolStats)[]) if (stats[k] === undefined) delete stats[k];

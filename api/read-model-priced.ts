@@ -6,11 +6,22 @@
  * One computation serves the asset and the pool lookups: it is reused while `version()` (the indexed
  * data's version, bin/pipeline.ts `dataVersion`) is unchanged and younger than `ttlMs`, and shared by
  * concurrent callers; without a version source every call recomputes (tests see each write at once). The
- * USD windows (a rollup read) are reused for `windowsTtlMs` at most: volumes and APYs move slowly.
+ * USD windows (a rollup read) and the pools' TVL at the APY windows' sample instants (`tvlSamples`: two
+ * state-timeline reads, priced) are reused for `windowsTtlMs` at most: volumes and APYs move slowly.
  */
 import type { PricingConfig } from "../dex/pricing/index.ts";
-import { type PricedCatalogue, priceCatalogue } from "./pricing.ts";
+import {
+  apySamples,
+  type Boundaries,
+  type PricedCatalogue,
+  priceCatalogue,
+  type TvlSamples,
+  tvlSamples,
+} from "./pricing.ts";
 import type { DexReadModel, PoolUsdWindows, RawAddress } from "./read-model.ts";
+
+/** The USD windows and the TVL samples of the APYs' mean TVL (null: no state history is kept). */
+type Activity = { windows: PoolUsdWindows | null; samples: TvlSamples | null };
 
 export type PricedOptions = {
   pricing: PricingConfig;
@@ -26,23 +37,36 @@ export function pricedReadModel(inner: DexReadModel, options: PricedOptions): De
   const now = options.now ?? Date.now;
   let kept: { at: number; version: number; value: PricedCatalogue } | null = null;
   let inflight: Promise<PricedCatalogue> | null = null;
-  let windows: { at: number; value: Promise<PoolUsdWindows | null> } | null = null;
+  let keptActivity: { at: number; value: Promise<Activity> } | null = null;
 
-  const usdWindows = (): Promise<PoolUsdWindows | null> => {
-    if (inner.getPoolUsdWindows === undefined) return Promise.resolve(null);
+  const timeline = (b: Boundaries) =>
+    inner.getPoolStateTimeline?.({ first: b.first, until: b.last, step: b.step }) ?? Promise.resolve(null);
+  const read = async (): Promise<Activity> => {
+    const windows = (await inner.getPoolUsdWindows?.()) ?? null;
+    if (windows === null) return { windows, samples: null };
+    const b = apySamples(windows.until);
+    const [pools, hourly, daily] = await Promise.all([
+      inner.listPools(),
+      timeline(b.hourly),
+      timeline(b.daily),
+    ]);
+    if (hourly === null || daily === null) return { windows, samples: null };
+    return { windows, samples: tvlSamples(pools, hourly, daily, windows.until, options.pricing) };
+  };
+  const activity = (): Promise<Activity> => {
     const ttl = options.version === undefined ? 0 : (options.windowsTtlMs ?? 30_000);
-    if (windows === null || now() - windows.at >= ttl) {
-      const value = inner.getPoolUsdWindows().catch((e: unknown) => {
-        windows = null;
+    if (keptActivity === null || now() - keptActivity.at >= ttl) {
+      const value = read().catch((e: unknown) => {
+        keptActivity = null;
         throw e;
       });
-      windows = { at: now(), value };
+      keptActivity = { at: now(), value };
     }
-    return windows.value;
+    return keptActivity.value;
   };
   const compute = async (): Promise<PricedCatalogue> => {
-    const [assets, pools, w] = await Promise.all([inner.listAssets(), inner.listPools(), usdWindows()]);
-    return priceCatalogue(assets, pools, options.pricing, w);
+    const [assets, pools, a] = await Promise.all([inner.listAssets(), inner.listPools(), activity()]);
+    return priceCatalogue(assets, pools, options.pricing, a.windows, a.samples);
   };
   const catalogue = (): Promise<PricedCatalogue> => {
     const version = options.version?.();

@@ -10,7 +10,7 @@ import { dexTvlAt } from "../../../api/queries/tvl.ts";
 import type { AssetRecord, PoolRecord } from "../../../api/read-model.ts";
 import { MemoryReadModel } from "../../../api/read-model-memory.ts";
 import { pricedReadModel } from "../../../api/read-model-priced.ts";
-import { poolState } from "../../../dex/amm/index.ts";
+import { type PoolState, poolState } from "../../../dex/amm/index.ts";
 import { DEFAULT_THRESHOLDS, type PricingConfig, TON_ADDRESS } from "../../../dex/pricing/index.ts";
 import { assetListResponse, assetV2ListResponse } from "../../../schemas/api/assets.ts";
 import { poolListResponse, poolResponse } from "../../../schemas/api/pools.ts";
@@ -81,8 +81,12 @@ const P_FISH = pool("FISH/TON", FISH, TON, 1_000n * E9, 100n * E9, 0n);
 const HEAD = TRACE.txs.reduce((m, t) => Math.max(m, t.now), 0);
 const DAY = 86_400;
 
-function deps(historyDays = 40) {
+function deps(
+  historyDays = 40,
+  poolStates: { pool: string; utime: number; lt: bigint; state: PoolState }[] = [],
+) {
   const data = new MemoryReadModel({
+    poolStates,
     assets: [
       asset(TON, "TON", 9),
       asset(USDT, "USDT", 6),
@@ -200,6 +204,46 @@ test("an APY whose window is longer than the indexed history is absent (no extra
     close(t, p.apy_1d, (20 / 6e6) * 365);
     t.is(p.apy_7d, undefined);
     t.is(p.apy_30d, undefined);
+  } finally {
+    await api.close();
+  }
+});
+
+test("APY: LP fees over the mean TVL of the window (the current TVL and the TVL at each hour or day boundary inside it)", async (t) => {
+  const HOUR = 3_600;
+  const at = (r1: bigint) => ({ ...P_TON.state!, reserve1: r1 });
+  // TON/USDT with 1,000,000 TON: TVL 2,000,000 (TON = 1) until 3.5 days ago, then 4,000,000 (TON = 2), and
+  // 6,000,000 (TON = 3, the pool record's current state) from 6.5 hours ago
+  const S1 = HEAD - 3.5 * DAY;
+  const S2 = HEAD - 6.5 * HOUR;
+  const states = [
+    { pool: P_TON.address, utime: HEAD - 40 * DAY, lt: 1n, state: at(1_000_000n * E6) },
+    { pool: P_TON.address, utime: S1, lt: 2n, state: at(2_000_000n * E6) },
+    { pool: P_TON.address, utime: S2, lt: 3n, state: at(3_000_000n * E6) },
+  ];
+  const tvlAt = (s: number) => (s >= S2 ? 6e6 : s >= S1 ? 4e6 : 2e6);
+  // the mean over the current TVL and every multiple of `unit` strictly inside (HEAD − days, HEAD)
+  const mean = (days: number, unit: number) => {
+    let sum = 6e6;
+    let n = 1;
+    for (let s = HEAD - days * DAY + 1; s < HEAD; s++) {
+      if (s % unit !== 0) continue;
+      sum += tvlAt(s);
+      n += 1;
+    }
+    return sum / n;
+  };
+  const api = await startApi(deps(40, states));
+  try {
+    const p = poolResponse.parse((await request(api, "GET", `/v1/pools/${f(P_TON.address)}`)).json).pool;
+    t.is(p.lp_total_supply_usd, "6000000", "the current TVL is the latest state's");
+    // LP fees 20 (1 day), 120 (7 and 30 days), as in the catalogue test above
+    close(t, p.apy_1d, (20 / mean(1, HOUR)) * 365);
+    close(t, p.apy_7d, ((120 / mean(7, DAY)) * 365) / 7);
+    close(t, p.apy_30d, ((120 / mean(30, DAY)) * 365) / 30);
+    // the means lie between the states' TVLs: the APYs are above those over the current TVL
+    t.true(Number(p.apy_30d) > ((120 / 6e6) * 365) / 30);
+    t.true(mean(1, HOUR) < 6e6 && mean(30, DAY) < mean(7, DAY));
   } finally {
     await api.close();
   }
