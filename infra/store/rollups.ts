@@ -78,14 +78,14 @@ const walletsOfSql = (where: string) => `
 /**
  * One executed-or-not swap leg per row, of the swaps matching `where` (applied inside, on the sorting key
  * `utime`, so FINAL reads only those granules) (no alias may hide a filtered column: ClickHouse resolves WHERE
- * names to SELECT aliases first, so the filters are written on the aliases), oriented on the pool's two router wallets sorted as strings
- * (token_a < token_b), so a bucket needs no join. Shared by the minute rebuild and the API's reads of
- * the sub-minute edges of a window (api/queries/stats.ts), so both aggregate the same definition.
- * `wallet_id` is the maker's dense id (wallet_ids, `assignWalletIds`); 0 only for a wallet not assigned yet
- * (facts written and not yet rolled up: the rollup rebuild assigns before it aggregates).
+ * names to SELECT aliases first, so the filters are written on the aliases), oriented on the pool's two router
+ * wallets sorted as strings (token_a < token_b), so a bucket needs no join. Shared by the minute rebuild and
+ * the API's reads of the sub-minute edges of a window (api/queries/stats.ts), so both aggregate the same
+ * definition. `wallet_id` is the maker's dense id (wallet_ids, looked up in its in-memory copy
+ * wallet_id_lookup: migration 018, `assignWalletIds`); 0 only for a wallet not assigned yet (facts written and
+ * not yet rolled up: the rollup rebuild assigns before it aggregates).
  */
 export const swapLegsSql = (where: string) => `
-  SELECT legs.*, ifNull(ids.id, 0) AS wallet_id FROM (
   SELECT ifNull(pool, '') AS pool, utime, dex, router,
     ifNull(offer_router_wallet, '') AS ow, ifNull(ask_router_wallet, '') AS aw,
     least(ow, aw) AS token_a, greatest(ow, aw) AS token_b,
@@ -98,13 +98,13 @@ export const swapLegsSql = (where: string) => `
     if(aw = token_a, ifNull(referral_fee, toUInt256(0)), toUInt256(0)) AS referral_fee_a,
     if(aw = token_a, toUInt256(0), ifNull(referral_fee, toUInt256(0))) AS referral_fee_b,
     ${WALLET_SQL} AS wallet,
+    ifNull(joinGetOrNull('wallet_id_lookup', 'id', wallet), 0) AS wallet_id,
     (mc_seqno, lt, id) AS ord,
     if(amount_a > 0 AND amount_b > 0, toFloat64(amount_b) / toFloat64(amount_a), NULL) AS price,
     ifNull(volume_usd, 0) AS leg_volume_usd, volume_usd IS NULL AS leg_volume_usd_null,
     ifNull(untracked_volume_usd, 0) AS leg_untracked_volume_usd, ifNull(lp_fee_usd, 0) AS leg_lp_fee_usd
   FROM swaps FINAL
-  WHERE pool != '' AND (${where})) AS legs
-  LEFT JOIN (SELECT wallet, id FROM wallet_ids WHERE wallet IN (${walletsOfSql(where)})) AS ids USING wallet`;
+  WHERE pool != '' AND (${where})`;
 
 /** Aggregates of legs (swapLegsSql) into one rollup row's columns, in the table's column order. */
 export const LEG_AGGREGATES_SQL = `
@@ -245,6 +245,9 @@ function coarser(f: Family, from: "1m" | "1h", to: "1h" | "1d", step: string): s
  * address order within the call). Wallets that have one keep it, so running it again (a re-delivered batch,
  * the start-up catch-up, a backfill) assigns nothing twice. Correct with one writer at a time, which the
  * processor is (processors/README.md: one partition, one runtime reading it).
+ * Then copies into wallet_id_lookup (what swapLegsSql reads) the ids of those makers that it lacks: the ones
+ * just assigned, and any a crash left out between the two inserts (the start-up catch-up rewrites the minutes
+ * after the cursor, so it copies them). The lookup only ever gets ids from wallet_ids.
  */
 async function assignWalletIds(store: Store, minutes: BucketSet, pools: Pools): Promise<void> {
   const where = `${inBuckets("utime").replace("STEP", "toStartOfMinute")} AND ${POOL_KEYS}`;
@@ -253,6 +256,12 @@ async function assignWalletIds(store: Store, minutes: BucketSet, pools: Pools): 
      SELECT wallet, toUInt32((SELECT max(id) FROM wallet_ids) + row_number() OVER (ORDER BY wallet)) AS id
      FROM (SELECT DISTINCT wallet FROM (${walletsOfSql(where)}))
      WHERE wallet NOT IN (SELECT wallet FROM wallet_ids WHERE wallet IN (${walletsOfSql(where)}))`,
+    params(minutes, pools),
+  );
+  await store.command(
+    `INSERT INTO wallet_id_lookup (wallet, id)
+     SELECT wallet, id FROM wallet_ids
+     WHERE wallet IN (${walletsOfSql(where)}) AND joinGetOrNull('wallet_id_lookup', 'id', wallet) IS NULL`,
     params(minutes, pools),
   );
 }

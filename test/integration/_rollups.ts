@@ -5,7 +5,8 @@ import type { Store } from "../../infra/store/client.ts";
 
 /**
  * What FINAL reads of the hour rows is the same through the copy sorted by bucket (pool_rollup_1h_by_bucket),
- * and every pool rollup row's plain last_trade is its close (the last executed leg).
+ * and every pool rollup row's plain last_trade is its close (the last executed leg) and its first_trade its
+ * open (the first).
  */
 export async function copiesAgree(t: ExecutionContext, store: Store): Promise<void> {
   const rows = (table: string) =>
@@ -13,8 +14,11 @@ export async function copiesAgree(t: ExecutionContext, store: Store): Promise<vo
       `SELECT pool, toUInt32(bucket) AS bucket, version, trades, toString(volume_a) AS volume_a,
          bitmapToArray(groupBitmapMergeState(wallet_bitmap)) AS wallets,
          [toString(last_trade.1), toString(last_trade.2)] AS last_trade,
-         [toString(finalizeAggregation(close).1), toString(finalizeAggregation(close).2)] AS close
-       FROM ${table} FINAL GROUP BY pool, bucket, version, trades, volume_a, last_trade, close
+         [toString(finalizeAggregation(close).1), toString(finalizeAggregation(close).2)] AS close,
+         [toString(first_trade.1), toString(first_trade.2)] AS first_trade,
+         [toString(finalizeAggregation(open).1), toString(finalizeAggregation(open).2)] AS open
+       FROM ${table} FINAL
+       GROUP BY pool, bucket, version, trades, volume_a, last_trade, close, first_trade, open
        ORDER BY pool, bucket`,
       z.object({
         pool: z.string(),
@@ -25,13 +29,18 @@ export async function copiesAgree(t: ExecutionContext, store: Store): Promise<vo
         wallets: z.array(z.coerce.number()),
         last_trade: z.tuple([z.string(), z.string()]),
         close: z.tuple([z.string(), z.string()]),
+        first_trade: z.tuple([z.string(), z.string()]),
+        open: z.tuple([z.string(), z.string()]),
       }),
     );
   const hours = await rows("pool_rollup_1h");
   t.true(hours.length > 0);
   t.deepEqual(await rows("pool_rollup_1h_by_bucket"), hours);
   for (const table of ["pool_rollup_1m", "pool_rollup_1h", "pool_rollup_1d"]) {
-    for (const r of await rows(table)) t.deepEqual(r.last_trade, r.close, `${table} ${r.pool} ${r.bucket}`);
+    for (const r of await rows(table)) {
+      t.deepEqual(r.last_trade, r.close, `${table} ${r.pool} ${r.bucket}`);
+      t.deepEqual(r.first_trade, r.open, `${table} ${r.pool} ${r.bucket}`);
+    }
   }
 }
 
@@ -57,4 +66,15 @@ export async function stateCopiesAgree(t: ExecutionContext, store: Store): Promi
     n += sorted.length;
   }
   return n;
+}
+
+/** Every wallet id is in the in-memory lookup the leg reads use (wallet_id_lookup), with the same id. */
+export async function lookupAgrees(t: ExecutionContext, store: Store): Promise<number> {
+  const rows = await store.query(
+    `SELECT wallet, id, joinGetOrNull('wallet_id_lookup', 'id', wallet) AS looked_up FROM wallet_ids FINAL
+     ORDER BY id`,
+    z.object({ wallet: z.string(), id: z.coerce.number(), looked_up: z.coerce.number().nullable() }),
+  );
+  for (const r of rows) t.is(r.looked_up, r.id, r.wallet);
+  return rows.length;
 }

@@ -1,8 +1,9 @@
 /**
- * A data dir written before migrations 015 to 017 upgrades with its rollups whole: the hour rows copied into
- * pool_rollup_1h_by_bucket, every row's last_trade its close (the existing parts materialized), the state
- * rows copied into the tables sorted by time, the wallet ids kept through 017's copy. Its own file: one chdb
- * path per process.
+ * A data dir written before migrations 015 to 018 upgrades with its rollups whole: the hour rows copied into
+ * pool_rollup_1h_by_bucket, every row's last_trade its close and first_trade its open (the existing parts
+ * materialized), the state rows copied into the tables sorted by time, the wallet ids kept through 017's copy
+ * and copied into 018's lookup, the DEX-wide rows kept through 018's copy. Its own file: one chdb path per
+ * process.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,12 +16,12 @@ import { loadMigrations, migrate } from "../../infra/store/migrate.ts";
 import { HOUR } from "../../infra/store/rollups.ts";
 import type { PoolStateRow } from "../../schemas/facts.ts";
 import { poolStateRow, swapRow } from "./_facts.ts";
-import { copiesAgree, stateCopiesAgree } from "./_rollups.ts";
+import { copiesAgree, lookupAgrees, stateCopiesAgree } from "./_rollups.ts";
 
 const T0 = 1_763_683_200; // 2025-11-21T00:00:00Z
 const POOL = `0:${"4".repeat(64)}`;
 
-test("rollups written at schema 014 are copied and materialized by 015 to 017", async (t) => {
+test("rollups written at schema 014 are copied and materialized by 015 to 018", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), "tondex-rollups-upgrade-"));
   const store = await openStore({ clickhouseUrl: null, dataDir: dir });
   t.teardown(async () => {
@@ -29,6 +30,12 @@ test("rollups written at schema 014 are copied and materialized by 015 to 017", 
   });
   const all = await loadMigrations();
   await migrate(store, { migrations: all.filter((m) => m.version < 15) });
+  // Today's writer looks maker ids up in 018's wallet_id_lookup: made here as 018 makes it (drop, create,
+  // copy), and made again by 018 itself from wallet_ids below.
+  const lookup =
+    all.find((m) => m.version === 18)?.statements.filter((s) => /wallet_id_lookup/.test(s)) ?? [];
+  t.is(lookup.length, 3);
+  for (const s of lookup) await store.command(s);
   const legs = [1, 2, 3, 4].map((i) =>
     swapRow(i, {
       utime: T0 + i * HOUR + 7,
@@ -60,8 +67,25 @@ test("rollups written at schema 014 are copied and materialized by 015 to 017", 
     );
   const before = await ids();
   t.is(before.length, 2);
+  const dexRows = () =>
+    store.query(
+      `SELECT level, toUInt32(bucket) AS bucket, trades, bitmapToArray(wallet_bitmap) AS wallets FROM (
+         SELECT 'm' AS level, bucket, trades, wallet_bitmap FROM dex_rollup_1m FINAL
+         UNION ALL SELECT 'h', bucket, trades, wallet_bitmap FROM dex_rollup_1h FINAL)
+       ORDER BY level, bucket`,
+      z.object({
+        level: z.string(),
+        bucket: z.coerce.number(),
+        trades: z.coerce.number(),
+        wallets: z.array(z.coerce.number()),
+      }),
+    );
+  const dexBefore = await dexRows();
+  t.is(dexBefore.length, 4 + 4, "the minutes and hours of legs 1 to 4");
   const { applied } = await migrate(store);
   t.deepEqual(await ids(), before, "017 copies wallet_ids with its ids");
+  t.is(await lookupAgrees(t, store), 2, "018 copies the ids into the lookup");
+  t.deepEqual(await dexRows(), dexBefore, "018 copies the DEX-wide rollups");
   t.deepEqual(
     applied,
     all.filter((m) => m.version >= 15).map((m) => m.file),

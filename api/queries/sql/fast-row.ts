@@ -44,6 +44,13 @@ export const int = (r: Fields, f: string): number => {
 };
 export const intOrNull = (r: Fields, f: string): number | null => (r[f] === null ? null : int(r, f));
 
+/** A finite JSON number (Float64 columns). */
+export const float = (r: Fields, f: string): number => {
+  const v = r[f];
+  return typeof v === "number" && Number.isFinite(v) ? v : fail(f, "a number", v);
+};
+export const floatOrNull = (r: Fields, f: string): number | null => (r[f] === null ? null : float(r, f));
+
 export const bool = (r: Fields, f: string): boolean => {
   const v = r[f];
   return typeof v === "boolean" ? v : fail(f, "a boolean", v);

@@ -22,6 +22,7 @@ import {
 } from "../../../infra/store/rollups.ts";
 import type { RawAddress } from "../../read-model.ts";
 import { big, nstr, str } from "./common.ts";
+import { float, int, rowReader, text, textOrNull, unsigned, unsignedPair } from "./fast-row.ts";
 
 /** The rollup columns the pool statistics read (candle columns aside). */
 const POOL_VALUES =
@@ -97,33 +98,52 @@ const DEX_TOTALS_SQL = `SELECT ${WIDE_TOTALS} FROM (
 
 const counts = z.coerce.number().int().nonnegative();
 
-const totals = {
-  trades: counts,
-  not_executed: counts,
-  volume_a: big,
-  volume_b: big,
-  protocol_fee_a: big,
-  protocol_fee_b: big,
-  protocol_fee_unknown: counts,
-  referral_fee_a: big,
-  referral_fee_b: big,
-  unique_wallets: counts,
-  volume_usd: z.number(),
-  untracked_volume_usd: z.number(),
-  lp_fee_usd: z.number(),
-  volume_usd_unknown: counts,
-};
-
-const poolStatsRow = z.object({
-  pool: str,
-  router: nstr,
-  token_a: str,
-  token_b: str,
-  ...totals,
+export type PoolStatsRow = {
+  pool: string;
+  router: string | null;
+  token_a: string;
+  token_b: string;
+  trades: number;
+  not_executed: number;
+  volume_a: bigint;
+  volume_b: bigint;
+  protocol_fee_a: bigint;
+  protocol_fee_b: bigint;
+  protocol_fee_unknown: number;
+  referral_fee_a: bigint;
+  referral_fee_b: bigint;
+  unique_wallets: number;
+  volume_usd: number;
+  untracked_volume_usd: number;
+  lp_fee_usd: number;
+  volume_usd_unknown: number;
   /** (amount_a, amount_b) of the last executed trade; (0, 0) when the window has none. */
-  last: z.tuple([big, big]),
-});
-export type PoolStatsRow = z.infer<typeof poolStatsRow>;
+  last: [bigint, bigint];
+};
+/** Read by hand (./fast-row.ts): the statistics of every pool are 1,200 rows of 19 fields on the bulk store. */
+const poolStatsRow = rowReader(
+  (r): PoolStatsRow => ({
+    pool: text(r, "pool"),
+    router: textOrNull(r, "router"),
+    token_a: text(r, "token_a"),
+    token_b: text(r, "token_b"),
+    trades: int(r, "trades"),
+    not_executed: int(r, "not_executed"),
+    volume_a: unsigned(r, "volume_a"),
+    volume_b: unsigned(r, "volume_b"),
+    protocol_fee_a: unsigned(r, "protocol_fee_a"),
+    protocol_fee_b: unsigned(r, "protocol_fee_b"),
+    protocol_fee_unknown: int(r, "protocol_fee_unknown"),
+    referral_fee_a: unsigned(r, "referral_fee_a"),
+    referral_fee_b: unsigned(r, "referral_fee_b"),
+    unique_wallets: int(r, "unique_wallets"),
+    volume_usd: float(r, "volume_usd"),
+    untracked_volume_usd: float(r, "untracked_volume_usd"),
+    lp_fee_usd: float(r, "lp_fee_usd"),
+    volume_usd_unknown: int(r, "volume_usd_unknown"),
+    last: [...unsignedPair(r, "last")],
+  }),
+);
 export type DexTotalsRow = z.infer<typeof dexTotalsRow>;
 const dexTotalsRow = z.object({
   trades: counts,
