@@ -118,6 +118,17 @@ export async function rollupsMatchFacts(store: Store): Promise<RollupsCheck> {
       checked += compare(table, stateKey, naive, rolled, problems);
     }
   }
+  // The in-memory copy the leg reads take maker ids from holds every id of wallet_ids, unchanged (018).
+  const ids = await store.query(
+    `SELECT wallet, toString(id) AS id, toString(joinGetOrNull('wallet_id_lookup', 'id', wallet)) AS looked_up
+     FROM wallet_ids FINAL`,
+    z.object({ wallet: z.string(), id: z.string(), looked_up: z.string().nullable() }),
+  );
+  for (const r of ids) {
+    if (r.looked_up !== r.id)
+      problems.push(`wallet_id_lookup ${r.wallet}: id ${r.id}, lookup ${r.looked_up}`);
+  }
+  checked += ids.length;
   const refKey = (r: z.infer<typeof referralBucket>) => `${r.referrer}@${r.b}/${r.wallet}`;
   const naive = await store.query(NAIVE_REFERRAL, referralBucket);
   const rolled = await store.query(ROLLUP_REFERRAL, referralBucket);
