@@ -7,7 +7,8 @@
  * data's version, bin/pipeline.ts `dataVersion`) is unchanged and younger than `ttlMs`, and shared by
  * concurrent callers; without a version source every call recomputes (tests see each write at once). The
  * USD windows (a rollup read) and the pools' TVL at the APY windows' sample instants (`tvlSamples`: two
- * state-timeline reads, priced) are reused for `windowsTtlMs` at most: volumes and APYs move slowly.
+ * state-timeline reads, priced) are read again after `windowsTtlMs`: volumes and APYs move slowly, so
+ * the previous read is answered while the next is made (only the first read is waited for).
  */
 import type { PricingConfig } from "../dex/pricing/index.ts";
 import {
@@ -53,16 +54,29 @@ export function pricedReadModel(inner: DexReadModel, options: PricedOptions): De
     if (hourly === null || daily === null) return { windows, samples: null };
     return { windows, samples: tvlSamples(pools, hourly, daily, windows.until, options.pricing) };
   };
+  /** The last activity read that succeeded: answered while a newer one is read (no request waits for it). */
+  let settled: Activity | null = null;
   const activity = (): Promise<Activity> => {
     const ttl = options.version === undefined ? 0 : (options.windowsTtlMs ?? 30_000);
     if (keptActivity === null || now() - keptActivity.at >= ttl) {
-      const value = read().catch((e: unknown) => {
-        keptActivity = null;
-        throw e;
-      });
+      const value = read().then(
+        (a) => {
+          settled = a;
+          return a;
+        },
+        (e: unknown) => {
+          keptActivity = null;
+          throw e;
+        },
+      );
       keptActivity = { at: now(), value };
+      // A failed refresh is read again on the next call; until one succeeds the last good one is used.
+      if (ttl > 0 && settled !== null) {
+        value.catch(() => undefined);
+        return Promise.resolve(settled);
+      }
     }
-    return keptActivity.value;
+    return ttl > 0 && settled !== null ? Promise.resolve(settled) : keptActivity.value;
   };
   const compute = async (): Promise<PricedCatalogue> => {
     const [assets, pools, a] = await Promise.all([inner.listAssets(), inner.listPools(), activity()]);

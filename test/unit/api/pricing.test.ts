@@ -349,3 +349,55 @@ test("liquidity tags: none when nothing values an asset and a pool holding it ha
     "asset:popular",
   ]);
 });
+
+test("USD windows and TVL samples: the first read is waited for; later ones are made while the last is answered", async (t) => {
+  const memory = new MemoryReadModel({
+    pools: [P_TON],
+    transactions: [...TRACE.txs, { ...TRACE.txs[0]!, hash: "ab".repeat(32), now: HEAD - 40 * DAY }],
+    swapUsd: [{ pool: P_TON.address, utime: HEAD - 3_600, volumeUsd: 10_000, lpFeeUsd: 20 }],
+  });
+  let reads = 0;
+  let release: (() => void) | null = null;
+  let volume = 10_000;
+  const inner = new Proxy(memory, {
+    get(target, key, receiver) {
+      if (key !== "getPoolUsdWindows") return Reflect.get(target, key, receiver);
+      return async () => {
+        reads += 1;
+        const w = (await target.getPoolUsdWindows())!;
+        if (reads > 1) await new Promise<void>((r) => (release = r));
+        const mine = w.pools.get(P_TON.address)!;
+        return { ...w, pools: new Map([[P_TON.address, { ...mine, volume1d: volume }]]) };
+      };
+    },
+  });
+  let clock = 0;
+  let version = 1;
+  const priced = pricedReadModel(inner, {
+    pricing: PRICING,
+    version: () => version,
+    now: () => clock,
+    windowsTtlMs: 30_000,
+  });
+  const volume24h = async () => (await priced.listPools())[0]!.stats?.volume24hUsd;
+  t.is(await volume24h(), "10000");
+  t.is(reads, 1);
+  // within the TTL: no read
+  version = 2;
+  clock = 10_000;
+  t.is(await volume24h(), "10000");
+  t.is(reads, 1);
+  // after it: a read starts, and the answer does not wait for it (it is still pending)
+  volume = 5_000;
+  version = 3;
+  clock = 31_000;
+  t.is(await volume24h(), "10000");
+  t.is(reads, 2);
+  t.not(release, null);
+  release!();
+  await new Promise((r) => setImmediate(r));
+  version = 4;
+  clock = 32_000;
+  t.is(await volume24h(), "5000", "the new read is used once made");
+  t.is(reads, 2);
+});
