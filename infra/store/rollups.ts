@@ -500,23 +500,46 @@ export function windowPieces(since: number, until: number): WindowPieces {
   return { raw: [m.head, m.tail], minute: [h.head, h.tail], hour: [d.head, d.tail], day: d.inner };
 }
 
-/** Bound parameters of `windowPieces` for `piecesWhere` (names r0..r3, m0..m3, h0..h3, d0, d1). */
-export function piecesParams(w: WindowPieces): Record<string, number> {
+/**
+ * The partial hours at both ends of [since, until] (inclusive seconds): what `windowPieces` gives the raw
+ * edges and the minute rows together, [since, first hour boundary) and [last hour boundary, until + 1); the
+ * whole window (and an empty tail) when it holds no whole hour. A read of every pool takes them from the raw
+ * legs at once: sorted by time, they are one or two hours of legs, while the minute rows of every pool lie in
+ * pieces over the (pool, bucket) key (api/queries/sql/stats.ts).
+ */
+export function partialHours(since: number, until: number): readonly [Range, Range] {
+  const end = until + 1;
+  if (end <= since) return [EMPTY, EMPTY];
+  const a = ceilTo(since, HOUR);
+  const b = floorTo(end, HOUR);
+  return a < b ? [[since, a], [b, end]] : [[since, end], EMPTY];
+}
+
+const putRanges = (out: Record<string, number>, prefix: string, ranges: readonly Range[]) =>
+  ranges.forEach(([a, b], i) => {
+    out[`${prefix}${2 * i}`] = a;
+    out[`${prefix}${2 * i + 1}`] = b;
+  });
+
+/**
+ * Bound parameters of `windowPieces` for `piecesWhere` (names r0..r3, m0..m3, h0..h3, d0, d1), and of
+ * `partialHours` when given (e0..e3).
+ */
+export function piecesParams(
+  w: WindowPieces,
+  edges?: readonly [Range, Range],
+): Record<string, number> {
   const out: Record<string, number> = {};
-  const put = (prefix: string, ranges: readonly Range[]) =>
-    ranges.forEach(([a, b], i) => {
-      out[`${prefix}${2 * i}`] = a;
-      out[`${prefix}${2 * i + 1}`] = b;
-    });
-  put("r", w.raw);
-  put("m", w.minute);
-  put("h", w.hour);
-  put("d", [w.day]);
+  putRanges(out, "r", w.raw);
+  putRanges(out, "m", w.minute);
+  putRanges(out, "h", w.hour);
+  putRanges(out, "d", [w.day]);
+  if (edges !== undefined) putRanges(out, "e", edges);
   return out;
 }
 
 /** `column` inside the two ranges `prefix`0..3 (or the one range `prefix`0..1). */
-export function piecesWhere(column: string, prefix: "r" | "m" | "h" | "d"): string {
+export function piecesWhere(column: string, prefix: "r" | "m" | "h" | "d" | "e"): string {
   const range = (i: number) =>
     `(${column} >= toDateTime({${prefix}${i}:UInt32}, 'UTC') AND ${column} < toDateTime({${prefix}${i + 1}:UInt32}, 'UTC'))`;
   return prefix === "d" ? range(0) : `(${range(0)} OR ${range(2)})`;

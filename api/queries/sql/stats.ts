@@ -4,7 +4,9 @@
  * A window [since, until] (inclusive seconds) is cut by `windowPieces`: the partial minutes at its ends are
  * aggregated from the deduplicated facts with the very expressions the rollups are built with
  * (swapLegsSql / LEG_AGGREGATES_SQL, referralEventsSql / REFERRAL_AGGREGATES_SQL), the rest is read from
- * minute, hour and day rows (FINAL on their (key, bucket) sorting key). All parts have the same columns, so
+ * minute, hour and day rows (FINAL on their (key, bucket) sorting key). The pool statistics take the whole
+ * partial hours from the facts (`partialHours`: the raw edges and the minutes together), which costs less
+ * than the minute rows of every pool (sorted by pool, they lie in pieces over two days' parts). All parts have the same columns, so
  * one UNION ALL merges them: sums add, `groupBitmapMerge` counts the distinct makers (their dense ids) of the
  * union exactly, and a pool's last trade is the plain `last_trade` of its latest row with trades (no argMax
  * state merged per row). Every value is a bound parameter.
@@ -13,6 +15,7 @@ import { z } from "zod";
 import type { Store } from "../../../infra/store/client.ts";
 import {
   LEG_AGGREGATES_SQL,
+  partialHours,
   piecesParams,
   piecesWhere,
   REFERRAL_AGGREGATES_SQL,
@@ -43,16 +46,16 @@ const rollupPart = (table: string, level: "m" | "h" | "d") =>
    FROM ${table} FINAL WHERE ${POOL_FILTER} AND ${piecesWhere("bucket", level)}`;
 
 /**
- * Every part of the window, one row per (part, pool). The hour rows of every pool are read from the copy
- * sorted by bucket (one contiguous range), one pool's from the table sorted by pool.
+ * Every part of the window, one row per (part, pool): the partial hours from the facts, then hour and day
+ * rows. The hour rows of every pool are read from the copy sorted by bucket (one contiguous range), one
+ * pool's from the table sorted by pool.
  */
 const poolParts = (hours: "pool_rollup_1h" | "pool_rollup_1h_by_bucket") => `
   SELECT pool, ${POOL_VALUES}, at FROM (
     SELECT pool, ${LEG_AGGREGATES_SQL}, argMaxIf((amount_a, amount_b), ord, ok) AS last_trade,
       maxIf(utime, ok) AS at
-    FROM (${swapLegsSql(`${POOL_FILTER} AND ${piecesWhere("utime", "r")}`)})
+    FROM (${swapLegsSql(`${POOL_FILTER} AND ${piecesWhere("utime", "e")}`)})
     GROUP BY pool)
-  UNION ALL ${rollupPart("pool_rollup_1m", "m")}
   UNION ALL ${rollupPart(hours, "h")}
   UNION ALL ${rollupPart("pool_rollup_1d", "d")}`;
 
@@ -157,7 +160,8 @@ const dexTotalsRow = z.object({
 
 export type Window = { readonly since: number; readonly until: number };
 
-const windowParams = (w: Window) => piecesParams(windowPieces(w.since, w.until));
+const windowParams = (w: Window) =>
+  piecesParams(windowPieces(w.since, w.until), partialHours(w.since, w.until));
 
 /** Per pool (every pool with a swap leg in the window, or only `pool`), by pool address. */
 export function selectPoolStats(store: Store, w: Window, pool: RawAddress | null): Promise<PoolStatsRow[]> {

@@ -6,6 +6,7 @@ import {
   HOUR,
   isClean,
   MINUTE,
+  partialHours,
   piecesParams,
   windowPieces,
 } from "../../../../infra/store/rollups.ts";
@@ -88,4 +89,42 @@ test("windows: raw edges, minutes, hours and days, inclusive of both bounds", (t
   const p = piecesParams(windowPieces(D, D + 3 * DAY - 1));
   t.like(p, { d0: D, d1: D + 3 * DAY });
   t.is(p.r0, p.r1, "no raw edge");
+});
+
+test("partial hours: the raw edges and the minute pieces of a window together", (t) => {
+  t.deepEqual(partialHours(D + 3 * HOUR + 17, D + 2 * DAY + 5 * HOUR + 41), [
+    [D + 3 * HOUR + 17, D + 4 * HOUR],
+    [D + 2 * DAY + 5 * HOUR, D + 2 * DAY + 5 * HOUR + 42],
+  ]);
+  // No whole hour: the whole window, from the facts.
+  t.deepEqual(partialHours(D + 10, D + HOUR + 20), [
+    [D + 10, D + HOUR + 21],
+    [0, 0],
+  ]);
+  t.deepEqual(partialHours(D, D + HOUR - 1), [
+    [D, D],
+    [D + HOUR, D + HOUR],
+  ]);
+  t.deepEqual(partialHours(D + 1, D), [
+    [0, 0],
+    [0, 0],
+  ]);
+  // Whatever the window, its seconds outside the hour and day pieces are exactly the partial hours.
+  const seconds = (ranges: readonly (readonly [number, number])[]) =>
+    ranges.reduce((n, [a, b]) => n + (b - a), 0);
+  for (const [since, until] of [
+    [D + 3 * HOUR + 17, D + 2 * DAY + 5 * HOUR + 41],
+    [D + 59, D + 60],
+    [D + 1, D + HOUR + 1],
+    [D + 1, D + 2 * HOUR + 1],
+    [D + 7, D + 30 * DAY - 5],
+  ] as const) {
+    const w = windowPieces(since, until);
+    const edges = partialHours(since, until);
+    t.is(seconds(edges), seconds([...w.raw, ...w.minute]), `${since}..${until}`);
+    const inner = [...w.hour, w.day].filter(([a, b]) => a < b);
+    for (const [a, b] of edges) {
+      for (const [c, d] of inner) t.true(b <= c || d <= a, "the partial hours overlap no hour or day piece");
+    }
+  }
 });
