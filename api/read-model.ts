@@ -314,6 +314,12 @@ export type PoolStateTimelineQuery = {
   readonly until: number;
   readonly step: number;
   readonly pools?: readonly RawAddress[];
+  /**
+   * A read of every pool (no `pools`) for a caller that values only these pools: a pool quiet for the whole
+   * look-back is then searched among them alone, without listing the pools with older states first. The
+   * states of the other pools may be left out.
+   */
+  readonly listed?: readonly RawAddress[];
 };
 
 /**

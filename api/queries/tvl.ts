@@ -91,7 +91,13 @@ async function tvlPoints(
   const timeline =
     pricing === undefined || deps.data.getPoolStateTimeline === undefined
       ? []
-      : await deps.data.getPoolStateTimeline({ first, until: last, step, ...(only && { pools: only }) });
+      : await deps.data.getPoolStateTimeline({
+          first,
+          until: last,
+          step,
+          // Only listed pools are valued below: a quiet pool is searched among them alone.
+          ...(only ? { pools: only } : { listed: list.map((p) => p.address) }),
+        });
   timeline.sort((a, b) => a.at - b.at);
   const states = new Map<RawAddress, PoolState>();
   let next = 0;

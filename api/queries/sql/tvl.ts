@@ -112,16 +112,21 @@ export async function selectPoolStateTimeline(
   const pools = { allPools: q.pools === undefined ? 1 : 0, pools: q.pools ?? [] };
   const window = { first: q.first, until: q.until, step: q.step, ...pools };
   const tables = q.pools === undefined ? EVERY_POOL : SOME_POOLS;
+  // The pools that may be quiet for the whole look-back: the listed ones when the caller names them (one
+  // statement fewer), else every pool with a day row before it.
+  const listed = q.pools === undefined ? q.listed : undefined;
   const [recent, within, all] = await Promise.all([
     store.query(beforeSql(tables), pointRow, { first: q.first, d0, h0, d1, ...pools }),
     q.until > q.first
       ? store.query(withinLevel(q.first, q.step, tables), pointRow, window)
       : Promise.resolve([]),
-    store.query(
-      `SELECT DISTINCT pool FROM pool_state_rollup_1d WHERE ${POOLS} AND at <= {d1:UInt32}`,
-      poolRow,
-      { d1, ...pools },
-    ),
+    listed !== undefined
+      ? listed.map((pool) => ({ pool }))
+      : store.query(
+          `SELECT DISTINCT pool FROM pool_state_rollup_1d WHERE ${POOLS} AND at <= {d1:UInt32}`,
+          poolRow,
+          { d1, ...pools },
+        ),
   ]);
   const found = new Set(recent.map((r) => r.pool));
   const quiet = all.map((r) => r.pool).filter((p) => !found.has(p));
