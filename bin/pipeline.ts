@@ -138,7 +138,7 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
       dataDir: join(config.dataDir, "clickhouse"),
       clickhouseRequestTimeoutMs: config.clickhouseRequestTimeoutMs,
     }));
-  const migrations = await migrate(store);
+  const migrations = await migrate(store, { log: (fields, message) => logger.info(fields, message) });
   const after = (await readCursor(store)).mcSeqno ?? 0;
   // Before the processor writes: backfill rollups of an older data dir, or roll up facts after the cursor.
   await prepareRollups(store, { after, log: (fields, message) => logger.info(fields, message) });

@@ -82,13 +82,25 @@ test("rollups written at schema 014 are copied and materialized by 015 to 018", 
     );
   const dexBefore = await dexRows();
   t.is(dexBefore.length, 4 + 4, "the minutes and hours of legs 1 to 4");
-  const { applied } = await migrate(store);
+  const lines: string[] = [];
+  const { applied } = await migrate(store, { log: (_fields, message) => lines.push(message) });
   t.deepEqual(await ids(), before, "017 copies wallet_ids with its ids");
   t.is(await lookupAgrees(t, store), 2, "018 copies the ids into the lookup");
   t.deepEqual(await dexRows(), dexBefore, "018 copies the DEX-wide rollups");
   t.deepEqual(
     applied,
     all.filter((m) => m.version >= 15).map((m) => m.file),
+  );
+  // A progress line after every statement of each migration applied.
+  const pending = all.filter((m) => m.version >= 15);
+  t.is(
+    lines.length,
+    pending.reduce((n, m) => n + m.statements.length, 0),
+  );
+  const last = pending.at(-1);
+  t.is(
+    lines.at(-1),
+    `migration ${last?.file}: ${last?.statements.length}/${last?.statements.length} statements`,
   );
   await copiesAgree(t, store);
   t.is(await stateCopiesAgree(t, store), 3 + 2, "hours 1, 2, 5 and days 1, 2 of the states");
