@@ -40,17 +40,17 @@ export function pricedReadModel(inner: DexReadModel, options: PricedOptions): De
   let inflight: Promise<PricedCatalogue> | null = null;
   let keptActivity: { at: number; value: Promise<Activity> } | null = null;
 
-  const timeline = (b: Boundaries) =>
-    inner.getPoolStateTimeline?.({ first: b.first, until: b.last, step: b.step }) ?? Promise.resolve(null);
+  const timeline = (b: Boundaries, listed: RawAddress[]) =>
+    inner.getPoolStateTimeline?.({ first: b.first, until: b.last, step: b.step, listed }) ??
+    Promise.resolve(null);
   const read = async (): Promise<Activity> => {
     const windows = (await inner.getPoolUsdWindows?.()) ?? null;
     if (windows === null) return { windows, samples: null };
     const b = apySamples(windows.until);
-    const [pools, hourly, daily] = await Promise.all([
-      inner.listPools(),
-      timeline(b.hourly),
-      timeline(b.daily),
-    ]);
+    const pools = await inner.listPools();
+    // Only listed pools are valued (a pool quiet for the whole look-back is searched among them).
+    const listed = pools.map((p) => p.address);
+    const [hourly, daily] = await Promise.all([timeline(b.hourly, listed), timeline(b.daily, listed)]);
     if (hourly === null || daily === null) return { windows, samples: null };
     return { windows, samples: tvlSamples(pools, hourly, daily, windows.until, options.pricing) };
   };
