@@ -5,19 +5,23 @@
  * `until` = the newest indexed transaction, `since` = 30 intervals of a day or 7 days of hours before it.
  * A point is null when nothing can be valued then (no pricing, no state, no price).
  */
-import type { PoolState } from "../../dex/amm/index.ts";
 import {
   type DexTvl,
   dexTvl,
   PriceBook,
   type PricingConfig,
-  type PricingPool,
   poolIndex,
   tvlDependencies,
 } from "../../dex/pricing/index.ts";
 import type { ApiDeps } from "../deps.ts";
 import { BadRequestError, NotFoundError } from "../errors.ts";
-import { pricingPools, type TvlHistory, type TvlInterval, type TvlPoint } from "../pricing.ts";
+import {
+  pricingPools,
+  type TvlHistory,
+  type TvlInterval,
+  type TvlPoint,
+  tvlAtBoundaries,
+} from "../pricing.ts";
 import type { PoolRecord, RawAddress } from "../read-model.ts";
 
 const STEP: Record<TvlInterval, number> = { hour: 3_600, day: 86_400 };
@@ -98,30 +102,16 @@ async function tvlPoints(
           // Only listed pools are valued below: a quiet pool is searched among them alone.
           ...(only ? { pools: only } : { listed: list.map((p) => p.address) }),
         });
-  timeline.sort((a, b) => a.at - b.at);
-  const states = new Map<RawAddress, PoolState>();
-  let next = 0;
-  for (let at = first; at <= last; at += step) {
-    while (next < timeline.length && timeline[next]!.at <= at) {
-      const p = timeline[next++]!;
-      states.set(p.pool, p.state);
-    }
-    const priced: PricingPool[] = [];
-    for (const [address, state] of states) {
-      const p = pools.get(address);
-      if (p === undefined || p.token0 === null || p.token1 === null) continue;
-      priced.push({ address, token0: p.token0, token1: p.token1, state, deprecated: p.deprecated });
-    }
-    if (pricing === undefined || priced.length === 0) {
-      points.push({ at, tvlUsd: null, untrackedTvlUsd: null });
-      continue;
-    }
-    const tvl = dexTvl(new PriceBook(poolIndex(priced), pricing, { at }), priced);
-    const known = valued(tvl);
+  if (pricing === undefined) {
+    for (let at = first; at <= last; at += step) points.push({ at, tvlUsd: null, untrackedTvlUsd: null });
+    return points;
+  }
+  for (const { at, tvl } of tvlAtBoundaries(pools, timeline, { first, last, step }, pricing)) {
+    const known = tvl === null ? null : valued(tvl);
     points.push(
       q.pool === undefined
         ? { at, tvlUsd: known?.tvlUsd ?? null, untrackedTvlUsd: known?.untrackedTvlUsd ?? null }
-        : { at, tvlUsd: tvl.pools.get(q.pool) ?? null, untrackedTvlUsd: null },
+        : { at, tvlUsd: tvl?.pools.get(q.pool) ?? null, untrackedTvlUsd: null },
     );
   }
   return points;
