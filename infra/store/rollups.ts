@@ -81,11 +81,13 @@ const walletsOfSql = (where: string) => `
  * names to SELECT aliases first, so the filters are written on the aliases), oriented on the pool's two router
  * wallets sorted as strings (token_a < token_b), so a bucket needs no join. Shared by the minute rebuild and
  * the API's reads of the sub-minute edges of a window (api/queries/stats.ts), so both aggregate the same
- * definition. `wallet_id` is the maker's dense id (wallet_ids, looked up in its in-memory copy
- * wallet_id_lookup: migration 018, `assignWalletIds`); 0 only for a wallet not assigned yet (facts written and
- * not yet rolled up: the rollup rebuild assigns before it aggregates).
+ * definition. `wallet_id` is the maker's dense id (wallet_ids, looked up by key in its copy wallet_id_lookup:
+ * migrations 018 and 019, `assignWalletIds`; a LEFT JOIN on that table's primary key is a key lookup per
+ * maker); 0 only for a wallet not assigned yet (facts written and not yet rolled up: the rollup rebuild
+ * assigns before it aggregates).
  */
 export const swapLegsSql = (where: string) => `
+  SELECT legs.*, ifNull(ids.id, 0) AS wallet_id FROM (
   SELECT ifNull(pool, '') AS pool, utime, dex, router,
     ifNull(offer_router_wallet, '') AS ow, ifNull(ask_router_wallet, '') AS aw,
     least(ow, aw) AS token_a, greatest(ow, aw) AS token_b,
@@ -98,13 +100,13 @@ export const swapLegsSql = (where: string) => `
     if(aw = token_a, ifNull(referral_fee, toUInt256(0)), toUInt256(0)) AS referral_fee_a,
     if(aw = token_a, toUInt256(0), ifNull(referral_fee, toUInt256(0))) AS referral_fee_b,
     ${WALLET_SQL} AS wallet,
-    ifNull(joinGetOrNull('wallet_id_lookup', 'id', wallet), 0) AS wallet_id,
     (mc_seqno, lt, id) AS ord,
     if(amount_a > 0 AND amount_b > 0, toFloat64(amount_b) / toFloat64(amount_a), NULL) AS price,
     ifNull(volume_usd, 0) AS leg_volume_usd, volume_usd IS NULL AS leg_volume_usd_null,
     ifNull(untracked_volume_usd, 0) AS leg_untracked_volume_usd, ifNull(lp_fee_usd, 0) AS leg_lp_fee_usd
   FROM swaps FINAL
-  WHERE pool != '' AND (${where})`;
+  WHERE pool != '' AND (${where})) AS legs
+  LEFT JOIN wallet_id_lookup AS ids ON legs.wallet = ids.wallet`;
 
 /** Aggregates of legs (swapLegsSql) into one rollup row's columns, in the table's column order. */
 export const LEG_AGGREGATES_SQL = `
@@ -245,9 +247,10 @@ function coarser(f: Family, from: "1m" | "1h", to: "1h" | "1d", step: string): s
  * address order within the call). Wallets that have one keep it, so running it again (a re-delivered batch,
  * the start-up catch-up, a backfill) assigns nothing twice. Correct with one writer at a time, which the
  * processor is (processors/README.md: one partition, one runtime reading it).
- * Then copies into wallet_id_lookup (what swapLegsSql reads) the ids of those makers that it lacks: the ones
- * just assigned, and any a crash left out between the two inserts (the start-up catch-up rewrites the minutes
- * after the cursor, so it copies them). The lookup only ever gets ids from wallet_ids.
+ * Then copies the ids of those makers into wallet_id_lookup (what swapLegsSql reads; a key that is there is
+ * replaced with the same id): the ones just assigned, and any a crash left out between the two inserts (the
+ * start-up catch-up rewrites the minutes after the cursor, so it copies them). The lookup only ever gets ids
+ * from wallet_ids.
  */
 async function assignWalletIds(store: Store, minutes: BucketSet, pools: Pools): Promise<void> {
   const where = `${inBuckets("utime").replace("STEP", "toStartOfMinute")} AND ${POOL_KEYS}`;
@@ -260,8 +263,7 @@ async function assignWalletIds(store: Store, minutes: BucketSet, pools: Pools): 
   );
   await store.command(
     `INSERT INTO wallet_id_lookup (wallet, id)
-     SELECT wallet, id FROM wallet_ids
-     WHERE wallet IN (${walletsOfSql(where)}) AND joinGetOrNull('wallet_id_lookup', 'id', wallet) IS NULL`,
+     SELECT wallet, id FROM wallet_ids WHERE wallet IN (${walletsOfSql(where)})`,
     params(minutes, pools),
   );
 }
@@ -512,7 +514,12 @@ export function partialHours(since: number, until: number): readonly [Range, Ran
   if (end <= since) return [EMPTY, EMPTY];
   const a = ceilTo(since, HOUR);
   const b = floorTo(end, HOUR);
-  return a < b ? [[since, a], [b, end]] : [[since, end], EMPTY];
+  return a < b
+    ? [
+        [since, a],
+        [b, end],
+      ]
+    : [[since, end], EMPTY];
 }
 
 const putRanges = (out: Record<string, number>, prefix: string, ranges: readonly Range[]) =>
@@ -525,10 +532,7 @@ const putRanges = (out: Record<string, number>, prefix: string, ranges: readonly
  * Bound parameters of `windowPieces` for `piecesWhere` (names r0..r3, m0..m3, h0..h3, d0, d1), and of
  * `partialHours` when given (e0..e3).
  */
-export function piecesParams(
-  w: WindowPieces,
-  edges?: readonly [Range, Range],
-): Record<string, number> {
+export function piecesParams(w: WindowPieces, edges?: readonly [Range, Range]): Record<string, number> {
   const out: Record<string, number> = {};
   putRanges(out, "r", w.raw);
   putRanges(out, "m", w.minute);

@@ -118,10 +118,11 @@ export async function rollupsMatchFacts(store: Store): Promise<RollupsCheck> {
       checked += compare(table, stateKey, naive, rolled, problems);
     }
   }
-  // The in-memory copy the leg reads take maker ids from holds every id of wallet_ids, unchanged (018).
+  // The copy the leg reads take maker ids from holds every id of wallet_ids, unchanged (018, 019).
   const ids = await store.query(
-    `SELECT wallet, toString(id) AS id, toString(joinGetOrNull('wallet_id_lookup', 'id', wallet)) AS looked_up
-     FROM wallet_ids FINAL`,
+    `SELECT w.wallet AS wallet, toString(w.id) AS id, toString(l.id) AS looked_up
+     FROM (SELECT wallet, id FROM wallet_ids FINAL) AS w LEFT JOIN wallet_id_lookup AS l ON w.wallet = l.wallet
+     SETTINGS join_use_nulls = 1`,
     z.object({ wallet: z.string(), id: z.string(), looked_up: z.string().nullable() }),
   );
   for (const r of ids) {

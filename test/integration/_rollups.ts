@@ -71,8 +71,10 @@ export async function stateCopiesAgree(t: ExecutionContext, store: Store): Promi
 /** Every wallet id is in the in-memory lookup the leg reads use (wallet_id_lookup), with the same id. */
 export async function lookupAgrees(t: ExecutionContext, store: Store): Promise<number> {
   const rows = await store.query(
-    `SELECT wallet, id, joinGetOrNull('wallet_id_lookup', 'id', wallet) AS looked_up FROM wallet_ids FINAL
-     ORDER BY id`,
+    `SELECT w.wallet AS wallet, w.id AS id, l.id AS looked_up
+     FROM (SELECT wallet, id FROM wallet_ids FINAL) AS w LEFT JOIN wallet_id_lookup AS l ON w.wallet = l.wallet
+     ORDER BY id
+     SETTINGS join_use_nulls = 1`,
     z.object({ wallet: z.string(), id: z.coerce.number(), looked_up: z.coerce.number().nullable() }),
   );
   for (const r of rows) t.is(r.looked_up, r.id, r.wallet);
