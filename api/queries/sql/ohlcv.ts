@@ -24,7 +24,8 @@ export type Timeframe = keyof typeof LEVEL_TABLES;
 const candlesSql = (table: string) => `SELECT
     toUInt32(intDiv(toUInt32(bucket), {step:UInt32}) * {step:UInt32}) AS t,
     anyIf(token_a, token_a != '') AS wallet_a, anyIf(token_b, token_b != '') AS wallet_b,
-    argMinIf(first_trade, bucket, trades > 0) AS first, argMaxIf(last_trade, bucket, trades > 0) AS last, max(high) AS hi, min(low) AS lo,
+    argMinIf(first_trade, bucket, trades > 0) AS first, argMaxIf(last_trade, bucket, trades > 0) AS last,
+    max(high) AS hi, min(low) AS lo,
     sum(volume_a) AS va, sum(volume_b) AS vb, sum(trades) AS n,
     sum(volume_usd) AS usd, sum(volume_usd_unknown) AS usd_unknown
   FROM ${table} FINAL

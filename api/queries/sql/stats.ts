@@ -6,10 +6,10 @@
  * (swapLegsSql / LEG_AGGREGATES_SQL, referralEventsSql / REFERRAL_AGGREGATES_SQL), the rest is read from
  * minute, hour and day rows (FINAL on their (key, bucket) sorting key). The pool statistics take the whole
  * partial hours from the facts (`partialHours`: the raw edges and the minutes together), which costs less
- * than the minute rows of every pool (sorted by pool, they lie in pieces over two days' parts). All parts have the same columns, so
- * one UNION ALL merges them: sums add, `groupBitmapMerge` counts the distinct makers (their dense ids) of the
- * union exactly, and a pool's last trade is the plain `last_trade` of its latest row with trades (no argMax
- * state merged per row). Every value is a bound parameter.
+ * than the minute rows of every pool (sorted by pool, they lie in pieces over two days' parts). All parts
+ * have the same columns, so one UNION ALL merges them: sums add, `groupBitmapMerge` counts the distinct
+ * makers (their dense ids) of the union exactly, and a pool's last trade is the plain `last_trade` of its
+ * latest row with trades (no argMax state merged per row). Every value is a bound parameter.
  */
 import { z } from "zod";
 import type { Store } from "../../../infra/store/client.ts";
