@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { addressIn } from "../schemas/api/wire.ts";
 import { formatZodError } from "../schemas/raw-transaction.ts";
-import type { AssetRecord, DexReadModel, RawAddress } from "./read-model.ts";
+import type { AssetRecord, DexReadModel, RawAddress, ReferenceNow } from "./read-model.ts";
 
 const entry = z
   .object({
@@ -60,8 +60,21 @@ export function withListedMetadata(a: AssetRecord, list: AssetList): AssetRecord
 export function withAssetList(model: DexReadModel, list: AssetList): DexReadModel {
   if (list.size === 0) return model;
   const fill = (assets: AssetRecord[]) => assets.map((a) => withListedMetadata(a, list));
+  /** The inner model's lookups with the listed metadata, one per inner lookups object. */
+  const filled = new WeakMap<ReferenceNow, ReferenceNow>();
+  const referenceNow = () => {
+    const inner = model.referenceNow?.();
+    if (inner === undefined) return undefined;
+    let mine = filled.get(inner);
+    if (mine === undefined) {
+      mine = { ...inner, getAssets: (addresses) => fill(inner.getAssets(addresses)) };
+      filled.set(inner, mine);
+    }
+    return mine;
+  };
   return new Proxy(model, {
     get(target, prop, receiver) {
+      if (prop === "referenceNow") return referenceNow;
       if (prop === "listAssets") return async () => fill(await target.listAssets());
       if (prop === "getAssets")
         return async (addresses: readonly RawAddress[]) => fill(await target.getAssets(addresses));

@@ -16,6 +16,8 @@ import type { StatsReadModel } from "./read-model-stats.ts";
  */
 export type PoolStateCache = {
   getPoolState(pool: RawAddress): Promise<PoolState | null>;
+  /** `getPoolState` answered at once, where the cache is in this process (never an outage). */
+  getPoolStateNow?(pool: RawAddress): PoolState | null;
 };
 
 type LogFn = (obj: object, msg?: string) => void;

@@ -20,7 +20,8 @@ import { parse as parseQuery } from "node:querystring";
 import type { Context, Middleware, Next } from "koa";
 import { quoteQuery, swapSimulateQuery } from "../schemas/api/simulate.ts";
 import type { ApiDeps } from "./deps.ts";
-import { bestSwapAnswer, type Mode } from "./queries/swap-simulations.ts";
+import type { SwapAnswer } from "./queries/simulate.ts";
+import { bestSwapAnswer, bestSwapAnswerNow, type Mode } from "./queries/swap-simulations.ts";
 
 export const QUOTE_PATHS: Readonly<Record<string, Mode>> = {
   "/v1/swap/simulate": "swap",
@@ -74,22 +75,29 @@ export function quoteLane(deps: ApiDeps, next: RequestListener, keep?: KeepAnswe
       if (!parsed.success) return next(req, res);
       query = parsed.data;
     }
-    bestSwapAnswer(deps, query, mode).then(
-      (answer) => {
-        // The JSON text Koa sends for the answer's object (`SwapAnswer.json`), sent as text: node:http
-        // writes it with the head in one write.
-        const body = answer.json();
-        const headers = { "content-type": JSON_TYPE, "content-length": Buffer.byteLength(body) };
-        keep?.(req, headers, body);
-        req.resume();
-        res.writeHead(200, headers);
-        res.end(body);
-      },
-      // Not a quote (4xx/5xx): Koa answers it, with the error rendered where every error is.
-      (error: unknown) => {
-        (req as LaneRequest)[FAILED] = { error };
-        next(req, res);
-      },
-    );
+    // Not a quote (4xx/5xx): Koa answers it, with the error rendered where every error is.
+    const fail = (error: unknown) => {
+      (req as LaneRequest)[FAILED] = { error };
+      next(req, res);
+    };
+    const send = (answer: SwapAnswer) => {
+      // The JSON text Koa sends for the answer's object (`SwapAnswer.json`), sent as text: node:http
+      // writes it with the head in one write.
+      const body = answer.json();
+      const headers = { "content-type": JSON_TYPE, "content-length": Buffer.byteLength(body) };
+      keep?.(req, headers, body);
+      req.resume();
+      res.writeHead(200, headers);
+      res.end(body);
+    };
+    // At once when everything the quote reads is in memory (no promise per read); else awaited.
+    let now: SwapAnswer | undefined;
+    try {
+      now = bestSwapAnswerNow(deps, query, mode);
+    } catch (error) {
+      return fail(error);
+    }
+    if (now !== undefined) return send(now);
+    bestSwapAnswer(deps, query, mode).then(send, fail);
   };
 }

@@ -20,6 +20,7 @@ import type {
   FeedReference,
   PoolRecord,
   RawAddress,
+  ReferenceNow,
   RouterRecord,
 } from "./read-model.ts";
 
@@ -36,6 +37,8 @@ type Snapshot = {
   poolBy: Map<RawAddress, PoolRecord>;
   /** Pools by unordered pair (`pairKey`), in list order. */
   poolsByPair: Map<string, PoolRecord[]>;
+  /** The per-key lookups over this snapshot. */
+  lookups: ReferenceNow;
 };
 
 const norm = (a: RawAddress): RawAddress => a.toUpperCase();
@@ -63,17 +66,26 @@ function snapshotOf(
     });
     return map;
   };
-  return {
-    routers,
-    assets,
-    pools,
-    at,
-    version,
-    routerBy: first(routers, (r) => r),
-    assetBy: first(assets, (asset, index) => ({ asset, index })),
-    poolBy: first(pools, (p) => p),
-    poolsByPair,
+  const routerBy = first(routers, (r) => r);
+  const assetBy = first(assets, (asset, index) => ({ asset, index }));
+  const poolBy = first(pools, (p) => p);
+  const lookups: ReferenceNow = {
+    getRouter: (address) => routerBy.get(norm(address)) ?? null,
+    getAssets: (addresses) => {
+      const found = new Map<RawAddress, { asset: AssetRecord; index: number }>();
+      for (const a of addresses) {
+        const hit = assetBy.get(norm(a));
+        if (hit !== undefined) found.set(hit.asset.address, hit);
+      }
+      return [...found.values()].sort((x, y) => x.index - y.index).map((x) => x.asset);
+    },
+    getPool: (address) => poolBy.get(norm(address)) ?? null,
+    getPoolsByAssets: (a, b) => {
+      const [x, y] = [norm(a), norm(b)];
+      return x === y ? [] : (poolsByPair.get(pairKey(x, y)) ?? []);
+    },
   };
+  return { routers, assets, pools, at, version, routerBy, assetBy, poolBy, poolsByPair, lookups };
 }
 
 const referenceOf = (s: Snapshot): FeedReference => ({
@@ -109,19 +121,20 @@ export function cachedReadModel(
       });
     return loading;
   };
-  const fresh = async (): Promise<Snapshot> => {
-    if (snapshot !== null) {
-      const age = now() - snapshot.at;
-      if (age < options.ttlMs) return snapshot;
-      if (snapshot.version !== undefined && options.version?.() === snapshot.version) return snapshot;
-      if (age < 2 * options.ttlMs) {
-        // Dropped on failure: the next call past the TTL tries again.
-        refresh().catch(() => undefined);
-        return snapshot;
-      }
+  /** The snapshot to answer from without waiting, if there is one (else the caller waits: `fresh`). */
+  const current = (): Snapshot | undefined => {
+    if (snapshot === null) return undefined;
+    const age = now() - snapshot.at;
+    if (age < options.ttlMs) return snapshot;
+    if (snapshot.version !== undefined && options.version?.() === snapshot.version) return snapshot;
+    if (age < 2 * options.ttlMs) {
+      // Dropped on failure: the next call past the TTL tries again.
+      refresh().catch(() => undefined);
+      return snapshot;
     }
-    return refresh();
+    return undefined;
   };
+  const fresh = async (): Promise<Snapshot> => current() ?? refresh();
   const cached: Partial<DexReadModel> = {
     // The export feed reads the pools' tokens and the assets' descriptions with its events; the lists
     // answer for what they know for good (FeedReference), whatever their age, so the feed never waits for
@@ -131,25 +144,14 @@ export function cachedReadModel(
       if (current === null || now() - current.at >= options.ttlMs) refresh().catch(() => undefined);
       return inner.getFeedEvents(from, to, current === null ? undefined : referenceOf(current));
     },
+    referenceNow: () => current()?.lookups,
     listRouters: async () => [...(await fresh()).routers],
-    getRouter: async (address) => (await fresh()).routerBy.get(norm(address)) ?? null,
+    getRouter: async (address) => (await fresh()).lookups.getRouter(address),
     listAssets: async () => [...(await fresh()).assets],
-    getAssets: async (addresses) => {
-      const { assetBy } = await fresh();
-      const found = new Map<RawAddress, { asset: AssetRecord; index: number }>();
-      for (const a of addresses) {
-        const hit = assetBy.get(norm(a));
-        if (hit !== undefined) found.set(hit.asset.address, hit);
-      }
-      return [...found.values()].sort((x, y) => x.index - y.index).map((x) => x.asset);
-    },
+    getAssets: async (addresses) => (await fresh()).lookups.getAssets(addresses),
     listPools: async () => [...(await fresh()).pools],
-    getPool: async (address) => (await fresh()).poolBy.get(norm(address)) ?? null,
-    getPoolsByAssets: async (a, b) => {
-      const [x, y] = [norm(a), norm(b)];
-      if (x === y) return [];
-      return [...((await fresh()).poolsByPair.get(pairKey(x, y)) ?? [])];
-    },
+    getPool: async (address) => (await fresh()).lookups.getPool(address),
+    getPoolsByAssets: async (a, b) => [...(await fresh()).lookups.getPoolsByAssets(a, b)],
   };
   return new Proxy(inner, {
     get(target, key, receiver) {

@@ -102,6 +102,8 @@ export function pricedReadModel(inner: DexReadModel, options: PricedOptions): De
     return inflight;
   };
   const own: Partial<DexReadModel> = {
+    // Simulations read the records without the USD fields added here (no catalogue to wait for).
+    referenceNow: () => inner.referenceNow?.(),
     listAssets: async () => [...(await catalogue()).assets],
     getAssets: async (addresses) => {
       const wanted = new Set(addresses.map(norm));

@@ -338,7 +338,23 @@ export type PoolUsdWindows = {
   pools: ReadonlyMap<RawAddress, PoolUsdWindow>;
 };
 
+/**
+ * What `getRouter`, `getAssets`, `getPool` and `getPoolsByAssets` would answer now, answered at once by a
+ * read model that holds those records in memory (api/read-model-cached.ts), for simulations: the same
+ * records except for the USD figures a listing adds (api/read-model-priced.ts). A wrapper that changes
+ * any other field of those answers (api/asset-list.ts: listed metadata) changes these lookups the same
+ * way. Lists are not to be changed.
+ */
+export type ReferenceNow = {
+  getRouter(address: RawAddress): RouterRecord | null;
+  getAssets(addresses: readonly RawAddress[]): AssetRecord[];
+  getPool(address: RawAddress): PoolRecord | null;
+  getPoolsByAssets(a: RawAddress, b: RawAddress): readonly PoolRecord[];
+};
+
 export interface DexReadModel {
+  /** The reference lookups answered at once, or undefined when they have to be read (or are not kept). */
+  referenceNow?(): ReferenceNow | undefined;
   listRouters(): Promise<RouterRecord[]>;
   getRouter(address: RawAddress): Promise<RouterRecord | null>;
   listAssets(): Promise<AssetRecord[]>;

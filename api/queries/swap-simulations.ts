@@ -6,15 +6,18 @@
  * before the first transaction indexed, no chain access) is never quoted: a 422 naming it, never a quote
  * computed from reserves the service does not have.
  */
+import type { PoolState } from "../../dex/amm/index.ts";
 import type { SwapSimulateQuery, SwapSimulationDto } from "../../schemas/api/simulate.ts";
 import type { ApiDeps } from "../deps.ts";
 import { BadRequestError, NotFoundError, UnprocessableError } from "../errors.ts";
 import { friendly } from "../mappers/common.ts";
 import {
+  type AssetRecord,
   isKnownPool,
   type KnownPoolRecord,
   type PoolRecord,
   type RawAddress,
+  type ReferenceNow,
   type RouterRecord,
 } from "../read-model.ts";
 import { currentState, findPool, poolStateUnknown } from "./pool-state.ts";
@@ -32,38 +35,50 @@ function versionAllowed(pool: PoolRecord, q: SwapSimulateQuery): boolean {
 const tradesPair = (p: PoolRecord, a: RawAddress, b: RawAddress) =>
   (p.token0 === a && p.token1 === b) || (p.token0 === b && p.token1 === a);
 
-async function candidatePools(deps: ApiDeps, q: SwapSimulateQuery): Promise<PoolRecord[]> {
-  if (q.pool_address !== undefined) {
-    const pool = await findPool(deps, q.pool_address);
-    if (pool === null) throw new NotFoundError("pool", [{ field: "pool_address", message: "unknown pool" }]);
-    if (!tradesPair(pool, q.offer_address, q.ask_address)) {
-      throw new BadRequestError("pool_address", "the pool does not trade offer_address for ask_address");
-    }
-    if (!versionAllowed(pool, q))
-      throw new BadRequestError("pool_address", "excluded by dex_v2 / dex_version");
-    if (!isKnownPool(pool)) throw poolStateUnknown(pool);
-    return [pool];
+/** `pool_address`'s pool, when it may quote the query: the only candidate. */
+function namedPool(pool: PoolRecord | null, q: SwapSimulateQuery): PoolRecord[] {
+  if (pool === null) throw new NotFoundError("pool", [{ field: "pool_address", message: "unknown pool" }]);
+  if (!tradesPair(pool, q.offer_address, q.ask_address)) {
+    throw new BadRequestError("pool_address", "the pool does not trade offer_address for ask_address");
   }
+  if (!versionAllowed(pool, q)) throw new BadRequestError("pool_address", "excluded by dex_v2 / dex_version");
+  if (!isKnownPool(pool)) throw poolStateUnknown(pool);
+  return [pool];
+}
+
+/** No allowed pool trades the pair: name the parameter at fault, given which of the two assets are known. */
+function noPool(q: SwapSimulateQuery, assets: readonly AssetRecord[]): NotFoundError {
+  const known = new Set(assets.map((a) => a.address));
+  const field = !known.has(q.offer_address)
+    ? "offer_address"
+    : !known.has(q.ask_address)
+      ? "ask_address"
+      : null;
+  return new NotFoundError(
+    "pool for this asset pair",
+    field === null
+      ? [{ field: "ask_address", message: "no pool trades offer_address for ask_address" }]
+      : [{ field, message: "unknown asset: no indexed pool trades it" }],
+  );
+}
+
+async function candidatePools(deps: ApiDeps, q: SwapSimulateQuery): Promise<PoolRecord[]> {
+  if (q.pool_address !== undefined) return namedPool(await findPool(deps, q.pool_address), q);
   const pools = (await deps.data.getPoolsByAssets(q.offer_address, q.ask_address)).filter((p) =>
     versionAllowed(p, q),
   );
-  if (pools.length === 0) {
-    // Name the parameter at fault: an asset no indexed pool trades, else the pair itself.
-    const known = new Set(
-      (await deps.data.getAssets([q.offer_address, q.ask_address])).map((a) => a.address),
-    );
-    const field = !known.has(q.offer_address)
-      ? "offer_address"
-      : !known.has(q.ask_address)
-        ? "ask_address"
-        : null;
-    throw new NotFoundError(
-      "pool for this asset pair",
-      field === null
-        ? [{ field: "ask_address", message: "no pool trades offer_address for ask_address" }]
-        : [{ field, message: "unknown asset: no indexed pool trades it" }],
-    );
+  if (pools.length === 0) throw noPool(q, await deps.data.getAssets([q.offer_address, q.ask_address]));
+  return pools;
+}
+
+/** `candidatePools` from lookups in memory; undefined: `pool_address` is not in the store (a chain read). */
+function candidatePoolsNow(ref: ReferenceNow, q: SwapSimulateQuery): PoolRecord[] | undefined {
+  if (q.pool_address !== undefined) {
+    const pool = ref.getPool(q.pool_address);
+    return pool === null ? undefined : namedPool(pool, q);
   }
+  const pools = ref.getPoolsByAssets(q.offer_address, q.ask_address).filter((p) => versionAllowed(p, q));
+  if (pools.length === 0) throw noPool(q, ref.getAssets([q.offer_address, q.ask_address]));
   return pools;
 }
 
@@ -82,21 +97,71 @@ export async function simulateSwapRequest(
   return (await bestSwapAnswer(deps, q, mode)).dto();
 }
 
-/** `simulateSwapRequest`'s answer, also as its JSON text (`SwapAnswer.json`). */
-export async function bestSwapAnswer(deps: ApiDeps, q: SwapSimulateQuery, mode: Mode): Promise<SwapAnswer> {
+function checkQuery(q: SwapSimulateQuery): void {
   if (q.offer_address === q.ask_address)
     throw new BadRequestError("ask_address", "must differ from offer_address");
   if (q.referral_fee_bps !== undefined && q.referral_address === undefined) {
     throw new BadRequestError("referral_fee_bps", "requires referral_address: the fee is paid to a referrer");
   }
+}
+
+const routersOf = (pools: readonly KnownPoolRecord[]): RawAddress[] => [
+  ...new Set(pools.map((p) => p.router)),
+];
+
+/** `simulateSwapRequest`'s answer, also as its JSON text (`SwapAnswer.json`). */
+export async function bestSwapAnswer(deps: ApiDeps, q: SwapSimulateQuery, mode: Mode): Promise<SwapAnswer> {
+  checkQuery(q);
   const candidates = await candidatePools(deps, q);
   const pools = candidates.filter(isKnownPool);
   // One wait for everything the quotes read: the assets' decimals, the routers, the pools' states.
   const [assets, routers, states] = await Promise.all([
     deps.data.getAssets([q.offer_address, q.ask_address]),
-    Promise.all([...new Set(pools.map((p) => p.router))].map((r) => deps.data.getRouter(r))),
+    Promise.all(routersOf(pools).map((r) => deps.data.getRouter(r))),
     Promise.all(pools.map((p) => currentState(deps, p))),
   ]);
+  return answerOf(q, mode, { candidates, pools, assets, routers, states });
+}
+
+/**
+ * `bestSwapAnswer` without waiting, when everything it reads is in this process's memory (the read
+ * model's lookups, `referenceNow`, and the pool-state cache, `getPoolStateNow`): the same reads, the same
+ * answer or error. undefined: something has to be read (the caller awaits `bestSwapAnswer`).
+ */
+export function bestSwapAnswerNow(deps: ApiDeps, q: SwapSimulateQuery, mode: Mode): SwapAnswer | undefined {
+  checkQuery(q);
+  const ref = deps.data.referenceNow?.();
+  const { cache } = deps;
+  if (ref === undefined || (cache !== undefined && cache.getPoolStateNow === undefined)) return undefined;
+  const candidates = candidatePoolsNow(ref, q);
+  if (candidates === undefined) return undefined;
+  const pools = candidates.filter(isKnownPool);
+  return answerOf(q, mode, {
+    candidates,
+    pools,
+    assets: ref.getAssets([q.offer_address, q.ask_address]),
+    routers: routersOf(pools).map((r) => ref.getRouter(r)),
+    // As `currentState`: the cache's state when it has one, else the store's.
+    states: pools.map((p) =>
+      cache === undefined ? p.state : (cache.getPoolStateNow?.(p.address) ?? p.state),
+    ),
+  });
+}
+
+/** Everything a quote reads besides its query. */
+type QuoteReads = {
+  candidates: readonly PoolRecord[];
+  /** The candidates whose state the store knows. */
+  pools: readonly KnownPoolRecord[];
+  assets: readonly AssetRecord[];
+  /** Per router of `pools` (`routersOf`). */
+  routers: readonly (RouterRecord | null)[];
+  /** Per pool of `pools`. */
+  states: readonly (PoolState | null)[];
+};
+
+function answerOf(q: SwapSimulateQuery, mode: Mode, reads: QuoteReads): SwapAnswer {
+  const { candidates, pools, assets, routers, states } = reads;
   const routerOf = new Map(routers.flatMap((r): [RawAddress, RouterRecord][] => (r ? [[r.address, r]] : [])));
   const decimals = new Map(assets.map((a) => [a.address, a.decimals ?? undefined]));
   const quotes: { pool: KnownPoolRecord; quote: SwapQuote & { ok: true } }[] = [];

@@ -49,19 +49,22 @@ export function createMemoryCache(options: MemoryCacheOptions): MemoryCache {
     }
   };
 
+  const getNow = (key: string): string | undefined => {
+    const entry = entries.get(key);
+    if (entry === undefined || entry.expiresAt <= now()) {
+      if (entry !== undefined) remove(key, entry);
+      counts.misses++;
+      return undefined;
+    }
+    entries.delete(key);
+    entries.set(key, entry);
+    counts.hits++;
+    return entry.value;
+  };
+
   return {
-    async get(key) {
-      const entry = entries.get(key);
-      if (entry === undefined || entry.expiresAt <= now()) {
-        if (entry !== undefined) remove(key, entry);
-        counts.misses++;
-        return undefined;
-      }
-      entries.delete(key);
-      entries.set(key, entry);
-      counts.hits++;
-      return entry.value;
-    },
+    get: async (key) => getNow(key),
+    getNow,
     async set(key, value, ttlMs) {
       const old = entries.get(key);
       if (old !== undefined) remove(key, old);

@@ -7,6 +7,11 @@
 
 export interface HotCache {
   get(key: string): Promise<string | undefined>;
+  /**
+   * `get` answered at once, for a cache that holds its entries in this process (the memory LRU); absent
+   * where a read has to wait (Redis). Same entry, same expiry, same recency update as `get`.
+   */
+  getNow?(key: string): string | undefined;
   set(key: string, value: string, ttlMs: number): Promise<void>;
   /** true when the key existed. */
   delete(key: string): Promise<boolean>;
@@ -26,6 +31,8 @@ export type CacheNamespaceSpec<T> = {
 export type CacheNamespace<T> = {
   key(id: string): string;
   get(id: string): Promise<T | undefined>;
+  /** `get` answered at once; present when the cache has `getNow`. */
+  getNow?(id: string): T | undefined;
   set(id: string, value: T): Promise<void>;
   delete(id: string): Promise<boolean>;
 };
@@ -41,18 +48,20 @@ export function cacheNamespace<T>(cache: HotCache, spec: CacheNamespaceSpec<T>):
   // The last decoded value per id, reused while the cache returns the very same text: decoding (JSON and
   // schema validation) costs far more than comparing the text, and readers never mutate values.
   const decoded = new Map<string, { text: string; value: T }>();
+  const decodedOf = (id: string, text: string | undefined): T | undefined => {
+    if (text === undefined) return undefined;
+    const last = decoded.get(id);
+    if (last !== undefined && last.text === text) return last.value;
+    const value = spec.codec.decode(text);
+    if (decoded.size >= DECODED_MEMO_ENTRIES) decoded.clear();
+    decoded.set(id, { text, value });
+    return value;
+  };
+  const getNow = cache.getNow?.bind(cache);
   return {
     key,
-    async get(id) {
-      const text = await cache.get(key(id));
-      if (text === undefined) return undefined;
-      const last = decoded.get(id);
-      if (last !== undefined && last.text === text) return last.value;
-      const value = spec.codec.decode(text);
-      if (decoded.size >= DECODED_MEMO_ENTRIES) decoded.clear();
-      decoded.set(id, { text, value });
-      return value;
-    },
+    get: async (id) => decodedOf(id, await cache.get(key(id))),
+    ...(getNow === undefined ? {} : { getNow: (id: string) => decodedOf(id, getNow(key(id))) }),
     set: (id, value) => cache.set(key(id), spec.codec.encode(value), spec.ttlMs),
     delete: (id) => cache.delete(key(id)),
   };

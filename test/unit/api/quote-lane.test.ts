@@ -16,7 +16,9 @@ import {
 import type { AddressInfo } from "node:net";
 import test from "ava";
 import { createApp } from "../../../api/app.ts";
+import type { PoolStateCache } from "../../../api/deps.ts";
 import { quoteLane } from "../../../api/quote-lane.ts";
+import { cachedReadModel } from "../../../api/read-model-cached.ts";
 import { createResponseMemo } from "../../../api/response-memo.ts";
 import { memoizablePaths } from "../../../api/route.ts";
 import { P_CPI, P_V1, POOLS, R_CPI } from "./fixtures.ts";
@@ -191,6 +193,68 @@ test.serial(
       t.is(lookups, 1, "the pools of the pair were looked up once, by the lane");
     } finally {
       server.close();
+    }
+  },
+);
+
+test.serial(
+  "with the reference lookups and the pool states in memory, the lane answers at once, with Koa's bytes",
+  async (t) => {
+    // States in the hot cache that differ from the store's (one pool's reserves doubled): an answer
+    // computed from the store's state instead of the cache's would differ from Koa's.
+    const doubled = {
+      ...P_CPI.state,
+      reserve0: 2n * P_CPI.state.reserve0,
+      reserve1: 2n * P_CPI.state.reserve1,
+    };
+    const calls = { now: 0, waited: 0, lookups: 0 };
+    const cache: PoolStateCache = {
+      getPoolState: async (pool) => {
+        calls.waited++;
+        return pool === P_CPI.address ? doubled : null;
+      },
+      getPoolStateNow: (pool) => {
+        calls.now++;
+        return pool === P_CPI.address ? doubled : null;
+      },
+    };
+    const cached = cachedReadModel(testDeps().data, { ttlMs: 60_000 });
+    const data = new Proxy(cached, {
+      get(target, key) {
+        if (key === "getPoolsByAssets" || key === "getPool") calls.lookups++;
+        const v = Reflect.get(target, key);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    const inMemory = testDeps({ data, cache });
+    await data.listPools(); // the lookups' first read
+    const [lane, plain] = await Promise.all([
+      serve(quoteLane(inMemory, createApp(inMemory).callback())),
+      serve(createApp(inMemory).callback()),
+    ]);
+    try {
+      const good = `/v1/swap/simulate?offer_address=${f(P_V1.token0)}&ask_address=${f(P_V1.token1)}&units=1000&slippage_tolerance=0.01`;
+      const refused = [
+        good.replace(f(P_V1.token1), f(P_V1.token0)),
+        good.replace(f(P_V1.token1), f(R_CPI.address)),
+        `${good}&pool_address=${f(P_CPI.address)}`,
+        `/v1/reverse_swap/simulate?offer_address=${f(P_V1.token0)}&ask_address=${f(P_V1.token1)}&units=${2n ** 100n}&slippage_tolerance=0.01`,
+      ];
+      let ok = 0;
+      for (const path of [...quotes(), ...refused]) {
+        const [a, b] = await Promise.all([send(lane.url, path), send(plain.url, path)]);
+        t.deepEqual(comparable(a), comparable(b), path);
+        if (a.status === 200) ok++;
+        // Koa alone reads with the awaited lookups; the lane only with the lookups in memory.
+        const lookups = calls.lookups;
+        await send(lane.url, path);
+        if (a.status === 200) t.is(calls.lookups, lookups, `the lane waited for nothing: ${path}`);
+      }
+      t.true(ok >= quotes().length, `quotes answered: ${ok}`);
+      t.true(calls.now > 0 && calls.waited > 0);
+    } finally {
+      lane.server.close();
+      plain.server.close();
     }
   },
 );
