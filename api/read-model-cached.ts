@@ -77,7 +77,9 @@ function snapshotOf(
         const hit = assetBy.get(norm(a));
         if (hit !== undefined) found.set(hit.asset.address, hit);
       }
-      return [...found.values()].sort((x, y) => x.index - y.index).map((x) => x.asset);
+      const hits = [...found.values()];
+      if (hits.length > 1) hits.sort((x, y) => x.index - y.index);
+      return hits.map((x) => x.asset);
     },
     getPool: (address) => poolBy.get(norm(address)) ?? null,
     getPoolsByAssets: (a, b) => {

@@ -259,7 +259,17 @@ class PartsAnswer implements SwapAnswer {
   }
 
   json(): string {
-    return `${this.fixed.head},${JSON.stringify(this.fields).slice(1, -1)}${this.fixed.tail}`;
+    // The fields' members as JSON.stringify writes them, in the object's order: every value is a
+    // decimal or a user-friendly address (digits, '.', '-', base64url), which JSON needs no escape for.
+    const f = this.fields;
+    return (
+      `${this.fixed.head},"offer_units":"${f.offer_units}","ask_units":"${f.ask_units}",` +
+      `"slippage_tolerance":"${f.slippage_tolerance}","min_ask_units":"${f.min_ask_units}",` +
+      `"recommended_slippage_tolerance":"${f.recommended_slippage_tolerance}",` +
+      `"recommended_min_ask_units":"${f.recommended_min_ask_units}","swap_rate":"${f.swap_rate}",` +
+      `"price_impact":"${f.price_impact}","fee_address":"${f.fee_address}","fee_units":"${f.fee_units}",` +
+      `"fee_percent":"${f.fee_percent}"${this.fixed.tail}`
+    );
   }
 }
 

@@ -105,9 +105,12 @@ function checkQuery(q: SwapSimulateQuery): void {
   }
 }
 
-const routersOf = (pools: readonly KnownPoolRecord[]): RawAddress[] => [
-  ...new Set(pools.map((p) => p.router)),
-];
+/** The pools' routers, each once, in order of first use. */
+function routersOf(pools: readonly KnownPoolRecord[]): RawAddress[] {
+  const out: RawAddress[] = [];
+  for (const p of pools) if (!out.includes(p.router)) out.push(p.router);
+  return out;
+}
 
 /** `simulateSwapRequest`'s answer, also as its JSON text (`SwapAnswer.json`). */
 export async function bestSwapAnswer(deps: ApiDeps, q: SwapSimulateQuery, mode: Mode): Promise<SwapAnswer> {
@@ -162,14 +165,17 @@ type QuoteReads = {
 
 function answerOf(q: SwapSimulateQuery, mode: Mode, reads: QuoteReads): SwapAnswer {
   const { candidates, pools, assets, routers, states } = reads;
-  const routerOf = new Map(routers.flatMap((r): [RawAddress, RouterRecord][] => (r ? [[r.address, r]] : [])));
-  const decimals = new Map(assets.map((a) => [a.address, a.decimals ?? undefined]));
+  // Lists of one or two, searched rather than indexed (a quote makes no maps); the last of an address
+  // counts, as it would in a map built from the list.
+  const routerOf = (address: RawAddress) => routers.findLast((r) => r?.address === address) ?? undefined;
+  const decimalsOf = (address: RawAddress) =>
+    assets.findLast((a) => a.address === address)?.decimals ?? undefined;
   const quotes: { pool: KnownPoolRecord; quote: SwapQuote & { ok: true } }[] = [];
   const refusals: { pool: string; reason: string }[] = candidates
     .filter((p) => !isKnownPool(p))
     .map((p) => ({ pool: friendly(p.address), reason: "the pool's state is not known" }));
   for (const [i, pool] of pools.entries()) {
-    const router = routerOf.get(pool.router);
+    const router = routerOf(pool.router);
     const state = states[i] ?? null;
     if (router === undefined || state === null) continue;
     const input: SwapInput = {
@@ -178,8 +184,8 @@ function answerOf(q: SwapSimulateQuery, mode: Mode, reads: QuoteReads): SwapAnsw
       router,
       offer: q.offer_address,
       ask: q.ask_address,
-      offerDecimals: decimals.get(q.offer_address),
-      askDecimals: decimals.get(q.ask_address),
+      offerDecimals: decimalsOf(q.offer_address),
+      askDecimals: decimalsOf(q.ask_address),
       slippage: q.slippage_tolerance,
       referral: q.referral_address,
       referralFeeBps: q.referral_fee_bps,
@@ -190,7 +196,8 @@ function answerOf(q: SwapSimulateQuery, mode: Mode, reads: QuoteReads): SwapAnsw
   }
   // Best first; the sort is stable, so ties keep the store's order. A pool whose response cannot be
   // rendered (the math refuses a derived figure) counts as refusing, and the next best answers.
-  quotes.sort((a, b) => (better(mode, a.quote, b.quote) ? -1 : better(mode, b.quote, a.quote) ? 1 : 0));
+  if (quotes.length > 1)
+    quotes.sort((a, b) => (better(mode, a.quote, b.quote) ? -1 : better(mode, b.quote, a.quote) ? 1 : 0));
   for (const { pool, quote } of quotes) {
     const described = quote.describe();
     if (described.ok) return described.answer;
