@@ -1,10 +1,10 @@
 /**
  * API throughput over loopback for the three simulations — `POST /v1/swap/simulate`,
- * `/v1/reverse_swap/simulate` and `/v1/liquidity_provision/simulate` — against the app serving devnet data
- * exactly as `tondex start` wires it (bin/server.ts: `apiListener` over the ClickHouse read model of an
+ * `/v1/reverse_swap/simulate` and `/v1/liquidity_provision/simulate` — against the server `tondex start`
+ * runs (bin/server.ts `startServer`: `apiListener` over the priced, cached ClickHouse read model of an
  * embedded pipeline's store, its hot pool-state cache, the devnet's ChainState and the response memo keyed
- * on the pipeline's data version), next to a bare `node:http` server answering the same-size JSON body,
- * measured in the same run with the same load.
+ * on the pipeline's data version, with `/metrics`), next to a bare `node:http` server answering the
+ * same-size JSON body, measured in the same run with the same load.
  *
  * Per simulation:
  * - repeated: one request again and again (a UI re-quoting): answered from the response memo;
@@ -22,19 +22,17 @@
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, type RequestListener, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { apiListener } from "../api/app.ts";
 import { friendly } from "../api/mappers/common.ts";
-import { poolStateCache } from "../api/pool-state-cache.ts";
 import { isKnownPool, type KnownPoolRecord } from "../api/read-model.ts";
-import { cachedReadModel } from "../api/read-model-cached.ts";
 import { ClickHouseReadModel } from "../api/read-model-clickhouse.ts";
 import { loadConfig } from "../bin/config.ts";
 import { startPipeline } from "../bin/pipeline.ts";
+import { startServer } from "../bin/server.ts";
 import { applyLibraryPatches } from "../infra/library-patches/index.ts";
 import { createLogger } from "../infra/log.ts";
 import { createMetrics } from "../infra/metrics.ts";
@@ -137,13 +135,6 @@ function bareServer(body: Buffer): Promise<{ base: string; stop: () => void }> {
   });
 }
 
-async function listen(handler: RequestListener): Promise<{ server: Server; base: string }> {
-  const server = createServer(handler);
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-}
-
 const close = (server: Server) =>
   new Promise<void>((resolve) => {
     server.closeAllConnections();
@@ -206,24 +197,20 @@ export async function runApiBench(options: { blocks?: number; kinds?: Kind[] } =
   const pipeline = await startPipeline(config, { logger, metrics: createMetrics(), source });
   try {
     const indexed = await pipeline.done;
-    // As `tondex start` wires it (bin/server.ts): reference lists reused for API_CACHE_TTL_MS.
-    const data = cachedReadModel(new ClickHouseReadModel(pipeline.store), {
-      ttlMs: config.apiCacheTtlMs,
-      version: pipeline.dataVersion,
-    });
-    const { listener, memo } = apiListener({
-      data,
-      cache: poolStateCache(pipeline.poolStates),
-      chain: source.devnet.state,
-      clock: Date.now,
-      logger,
-      responseMemo: { version: pipeline.dataVersion, ttlMs: config.apiCacheTtlMs },
-    });
-    const hits = () => memo?.stats().hits ?? 0;
-    const pools = (await data.listPools())
+    const pools = (await new ClickHouseReadModel(pipeline.store).listPools())
       .filter(isKnownPool)
       .filter((p) => p.state.reserve0 > 0n && p.state.reserve1 > 0n);
-    const tondex = await listen(listener);
+    const metrics = createMetrics();
+    const server = await startServer(pipeline, { ...config, port: 0 }, logger, metrics);
+    server.keepAliveTimeout = 60_000;
+    const tondex = { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+    // Memo hits, as /metrics counts them.
+    const hits = async () => {
+      const m = (await metrics.registry.getMetricsAsJSON()).find(
+        (x) => x.name === "tondex_api_memo_requests_total",
+      );
+      return Number(m?.values.find((v) => v.labels.outcome === "hit")?.value ?? 0);
+    };
     const kinds: KindBench[] = [];
     try {
       for (const kind of options.kinds ?? (["swap", "reverse", "liquidity"] as const)) {
@@ -249,7 +236,7 @@ export async function runApiBench(options: { blocks?: number; kinds?: Kind[] } =
           await cannon(`${tondex.base}${repeatedPath}`, WARMUP_SECONDS);
           const repeated = await cannon(`${tondex.base}${repeatedPath}`, SECONDS);
           await cannon(tondex.base, WARMUP_SECONDS, { distinct: { templates, offset: WARMUP_OFFSET } });
-          const before = hits();
+          const before = await hits();
           const distinct = await cannon(tondex.base, SECONDS, { distinct: { templates, offset: 1 } });
           const rate = Math.max(1, Math.floor(distinct.requestsPerSecond / 2));
           const half = await cannon(tondex.base, SECONDS, {
@@ -266,7 +253,7 @@ export async function runApiBench(options: { blocks?: number; kinds?: Kind[] } =
             repeated,
             distinct,
             half: { ...half, rate },
-            distinctMemoHits: hits() - before,
+            distinctMemoHits: (await hits()) - before,
           });
         } finally {
           bare.stop();
