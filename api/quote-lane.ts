@@ -60,6 +60,26 @@ function plain(req: IncomingMessage): boolean {
   );
 }
 
+// Per request, module functions rather than closures: the tsx transform names every named closure it
+// makes (a property definition each time).
+
+/** Not a quote (4xx/5xx): Koa answers it, with the error rendered where every error is. */
+function toKoa(req: IncomingMessage, res: ServerResponse, next: RequestListener, error: unknown): void {
+  (req as LaneRequest)[FAILED] = { error };
+  next(req, res);
+}
+
+function send(req: IncomingMessage, res: ServerResponse, answer: SwapAnswer, keep?: KeepAnswer): void {
+  // The JSON text Koa sends for the answer's object (`SwapAnswer.json`), sent as text: node:http writes
+  // it with the head in one write.
+  const body = answer.json();
+  const headers = { "content-type": JSON_TYPE, "content-length": Buffer.byteLength(body) };
+  keep?.(req, headers, body);
+  req.resume();
+  res.writeHead(200, headers);
+  res.end(body);
+}
+
 export function quoteLane(deps: ApiDeps, next: RequestListener, keep?: KeepAnswer): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? "";
@@ -75,29 +95,17 @@ export function quoteLane(deps: ApiDeps, next: RequestListener, keep?: KeepAnswe
       if (!parsed.success) return next(req, res);
       query = parsed.data;
     }
-    // Not a quote (4xx/5xx): Koa answers it, with the error rendered where every error is.
-    const fail = (error: unknown) => {
-      (req as LaneRequest)[FAILED] = { error };
-      next(req, res);
-    };
-    const send = (answer: SwapAnswer) => {
-      // The JSON text Koa sends for the answer's object (`SwapAnswer.json`), sent as text: node:http
-      // writes it with the head in one write.
-      const body = answer.json();
-      const headers = { "content-type": JSON_TYPE, "content-length": Buffer.byteLength(body) };
-      keep?.(req, headers, body);
-      req.resume();
-      res.writeHead(200, headers);
-      res.end(body);
-    };
     // At once when everything the quote reads is in memory (no promise per read); else awaited.
     let now: SwapAnswer | undefined;
     try {
       now = bestSwapAnswerNow(deps, query, mode);
     } catch (error) {
-      return fail(error);
+      return toKoa(req, res, next, error);
     }
-    if (now !== undefined) return send(now);
-    bestSwapAnswer(deps, query, mode).then(send, fail);
+    if (now !== undefined) return send(req, res, now, keep);
+    bestSwapAnswer(deps, query, mode).then(
+      (answer) => send(req, res, answer, keep),
+      (error: unknown) => toKoa(req, res, next, error),
+    );
   };
 }

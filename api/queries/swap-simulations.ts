@@ -163,19 +163,23 @@ type QuoteReads = {
   states: readonly (PoolState | null)[];
 };
 
+// Lists of one or two, searched rather than indexed (a quote makes no maps); the last of an address
+// counts, as it would in a map built from the list.
+function routerOf(routers: QuoteReads["routers"], address: RawAddress): RouterRecord | undefined {
+  return routers.findLast((r) => r?.address === address) ?? undefined;
+}
+function decimalsOf(assets: QuoteReads["assets"], address: RawAddress): number | undefined {
+  return assets.findLast((a) => a.address === address)?.decimals ?? undefined;
+}
+
 function answerOf(q: SwapSimulateQuery, mode: Mode, reads: QuoteReads): SwapAnswer {
   const { candidates, pools, assets, routers, states } = reads;
-  // Lists of one or two, searched rather than indexed (a quote makes no maps); the last of an address
-  // counts, as it would in a map built from the list.
-  const routerOf = (address: RawAddress) => routers.findLast((r) => r?.address === address) ?? undefined;
-  const decimalsOf = (address: RawAddress) =>
-    assets.findLast((a) => a.address === address)?.decimals ?? undefined;
   const quotes: { pool: KnownPoolRecord; quote: SwapQuote & { ok: true } }[] = [];
   const refusals: { pool: string; reason: string }[] = candidates
     .filter((p) => !isKnownPool(p))
     .map((p) => ({ pool: friendly(p.address), reason: "the pool's state is not known" }));
   for (const [i, pool] of pools.entries()) {
-    const router = routerOf(pool.router);
+    const router = routerOf(routers, pool.router);
     const state = states[i] ?? null;
     if (router === undefined || state === null) continue;
     const input: SwapInput = {
@@ -184,8 +188,8 @@ function answerOf(q: SwapSimulateQuery, mode: Mode, reads: QuoteReads): SwapAnsw
       router,
       offer: q.offer_address,
       ask: q.ask_address,
-      offerDecimals: decimalsOf(q.offer_address),
-      askDecimals: decimalsOf(q.ask_address),
+      offerDecimals: decimalsOf(assets, q.offer_address),
+      askDecimals: decimalsOf(assets, q.ask_address),
       slippage: q.slippage_tolerance,
       referral: q.referral_address,
       referralFeeBps: q.referral_fee_bps,
