@@ -19,7 +19,11 @@ export const FP_ERRORS = {
   complementOutOfRange: 51002,
 } as const;
 
-export const mul = (a: bigint, b: bigint): bigint => floorDiv(a * b, E);
+export function mul(a: bigint, b: bigint): bigint {
+  const p = a * b;
+  // A non-negative product truncates as it floors.
+  return p >= 0n ? p / E : floorDiv(p, E);
+}
 
 export function div(a: bigint, b: bigint): bigint {
   if (b === 0n) throw new TvmExit(FP_ERRORS.zeroDivision, "fixed-point division by zero");

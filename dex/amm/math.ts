@@ -53,6 +53,11 @@ export function floorDiv(a: bigint, b: bigint): bigint {
 
 /** ceil(a / b), FunC `divc`. */
 export function ceilDiv(a: bigint, b: bigint): bigint {
+  // Operands of the same sign (the usual case) divide once: the truncated quotient, plus 1 when inexact.
+  if ((a >= 0n && b > 0n) || (a <= 0n && b < 0n)) {
+    const q = a / b;
+    return q * b === a ? q : q + 1n;
+  }
   return -floorDiv(-a, b);
 }
 
