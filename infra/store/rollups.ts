@@ -82,7 +82,7 @@ const walletsOfSql = (where: string) => `
  * wallets sorted as strings (token_a < token_b), so a bucket needs no join. Shared by the minute rebuild and
  * the API's reads of the sub-minute edges of a window (api/queries/stats.ts), so both aggregate the same
  * definition. `wallet_id` is the maker's dense id (wallet_ids, looked up by key in its copy wallet_id_lookup:
- * migrations 018 and 019, `assignWalletIds`; a LEFT JOIN on that table's primary key is a key lookup per
+ * migration 018, `assignWalletIds`; a LEFT JOIN on that table's primary key is a key lookup per
  * maker); 0 only for a wallet not assigned yet (facts written and not yet rolled up: the rollup rebuild
  * assigns before it aggregates).
  */

@@ -118,7 +118,7 @@ export async function rollupsMatchFacts(store: Store): Promise<RollupsCheck> {
       checked += compare(table, stateKey, naive, rolled, problems);
     }
   }
-  // The copy the leg reads take maker ids from holds every id of wallet_ids, unchanged (018, 019).
+  // The copy the leg reads take maker ids from holds every id of wallet_ids, unchanged (018).
   const ids = await store.query(
     `SELECT w.wallet AS wallet, toString(w.id) AS id, toString(l.id) AS looked_up
      FROM (SELECT wallet, id FROM wallet_ids FINAL) AS w LEFT JOIN wallet_id_lookup AS l ON w.wallet = l.wallet

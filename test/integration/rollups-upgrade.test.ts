@@ -1,8 +1,8 @@
 /**
- * A data dir written before migrations 015 to 019 upgrades with its rollups whole: the hour rows copied into
+ * A data dir written before migrations 015 to 018 upgrades with its rollups whole: the hour rows copied into
  * pool_rollup_1h_by_bucket, every row's last_trade its close and first_trade its open (the existing parts
  * materialized), the state rows copied into the tables sorted by time, the wallet ids kept through 017's copy
- * and copied into 019's lookup, the DEX-wide rows kept through 018's copy. Its own file: one chdb path per
+ * and copied into 018's lookup, the DEX-wide rows kept through 018's copy. Its own file: one chdb path per
  * process.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -21,7 +21,7 @@ import { copiesAgree, lookupAgrees, stateCopiesAgree } from "./_rollups.ts";
 const T0 = 1_763_683_200; // 2025-11-21T00:00:00Z
 const POOL = `0:${"4".repeat(64)}`;
 
-test("rollups written at schema 014 are copied and materialized by 015 to 019", async (t) => {
+test("rollups written at schema 014 are copied and materialized by 015 to 018", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), "tondex-rollups-upgrade-"));
   const store = await openStore({ clickhouseUrl: null, dataDir: dir });
   t.teardown(async () => {
@@ -30,10 +30,10 @@ test("rollups written at schema 014 are copied and materialized by 015 to 019", 
   });
   const all = await loadMigrations();
   await migrate(store, { migrations: all.filter((m) => m.version < 15) });
-  // Today's writer looks maker ids up in 019's wallet_id_lookup: made here as 019 makes it (drop, create,
-  // copy), and made again by 018 and 019 themselves from wallet_ids below.
+  // Today's writer looks maker ids up in 018's wallet_id_lookup: made here as 018 makes it (drop, create,
+  // copy), and made again by 018 itself from wallet_ids below.
   const lookup =
-    all.find((m) => m.version === 19)?.statements.filter((s) => /wallet_id_lookup/.test(s)) ?? [];
+    all.find((m) => m.version === 18)?.statements.filter((s) => /wallet_id_lookup/.test(s)) ?? [];
   t.is(lookup.length, 3);
   for (const s of lookup) await store.command(s);
   const legs = [1, 2, 3, 4].map((i) =>
@@ -85,7 +85,7 @@ test("rollups written at schema 014 are copied and materialized by 015 to 019", 
   const lines: string[] = [];
   const { applied } = await migrate(store, { log: (_fields, message) => lines.push(message) });
   t.deepEqual(await ids(), before, "017 copies wallet_ids with its ids");
-  t.is(await lookupAgrees(t, store), 2, "019 copies the ids into the lookup");
+  t.is(await lookupAgrees(t, store), 2, "018 copies the ids into the lookup");
   t.deepEqual(await dexRows(), dexBefore, "018 copies the DEX-wide rollups");
   t.deepEqual(
     applied,

@@ -108,7 +108,7 @@ test("the project's schema files are numbered from 1 without gaps and every stat
     /^INSERT INTO ([a-z_0-9]+)_next SELECT [a-z_0-9, ]+ FROM \1$/,
     /^EXCHANGE TABLES ([a-z_0-9]+) AND \1_next$/,
     /^DROP TABLE [a-z_0-9]+_next$/,
-    // The in-memory copy of wallet_ids (018): the file first drops and re-creates it, so a re-run copies
+    // The lookup copy of wallet_ids (018): the file first drops and re-creates it, so a re-run copies
     // wallet_ids into an empty table again.
     /^INSERT INTO wallet_id_lookup SELECT wallet, id FROM wallet_ids$/,
   ];
