@@ -138,7 +138,15 @@ export async function startPipeline(config: Config, deps: PipelineDeps): Promise
       dataDir: join(config.dataDir, "clickhouse"),
       clickhouseRequestTimeoutMs: config.clickhouseRequestTimeoutMs,
     }));
-  const migrations = await migrate(store, { log: (fields, message) => logger.info(fields, message) });
+  const migrations = await migrate(store, {
+    // A line per migration applied, and per statement once a migration has run a second (an upgrade's
+    // copies can take minutes on a large data dir); the rest of a fresh install's statements at debug.
+    log: (fields, message) => {
+      const shown = fields.statement === fields.statements || Number(fields.elapsedMs) >= 1_000;
+      if (shown) logger.info(fields, message);
+      else logger.debug(fields, message);
+    },
+  });
   const after = (await readCursor(store)).mcSeqno ?? 0;
   // Before the processor writes: backfill rollups of an older data dir, or roll up facts after the cursor.
   await prepareRollups(store, { after, log: (fields, message) => logger.info(fields, message) });
