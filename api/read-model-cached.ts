@@ -31,13 +31,10 @@ type Snapshot = {
   at: number;
   /** `version()` when the read began (undefined without a version source). */
   version: number | undefined;
-  routerBy: Map<RawAddress, RouterRecord>;
   /** With each asset's position in `assets`, so lookups answer in list order. */
   assetBy: Map<RawAddress, { asset: AssetRecord; index: number }>;
   poolBy: Map<RawAddress, PoolRecord>;
-  /** Pools by unordered pair (`pairKey`), in list order. */
-  poolsByPair: Map<string, PoolRecord[]>;
-  /** The per-key lookups over this snapshot. */
+  /** The per-key lookups over this snapshot (pools by unordered pair `pairKey`, in list order). */
   lookups: ReferenceNow;
 };
 
@@ -87,7 +84,7 @@ function snapshotOf(
       return x === y ? [] : (poolsByPair.get(pairKey(x, y)) ?? []);
     },
   };
-  return { routers, assets, pools, at, version, routerBy, assetBy, poolBy, poolsByPair, lookups };
+  return { routers, assets, pools, at, version, assetBy, poolBy, lookups };
 }
 
 const referenceOf = (s: Snapshot): FeedReference => ({

@@ -69,12 +69,10 @@ export function pricedReadModel(inner: DexReadModel, options: PricedOptions): De
           throw e;
         },
       );
+      // A caller answered from `settled` does not await it: a failed refresh is read again on the next
+      // call, and until one succeeds the last good one is used.
+      value.catch(() => undefined);
       keptActivity = { at: now(), value };
-      // A failed refresh is read again on the next call; until one succeeds the last good one is used.
-      if (ttl > 0 && settled !== null) {
-        value.catch(() => undefined);
-        return Promise.resolve(settled);
-      }
     }
     return ttl > 0 && settled !== null ? Promise.resolve(settled) : keptActivity.value;
   };
