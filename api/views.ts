@@ -59,7 +59,14 @@ export type PoolStatsView = {
 
 export type PoolStatsListView = Window & { uniqueWallets: number; pools: PoolStatsView[] };
 
-export type FeeAssetView = { asset: RawAddress | null; accrued: bigint; withdrawn: bigint };
+/** A fee asset's sums; a USD sum is null when an event in it has no USD value (unknown is not zero). */
+export type FeeAssetView = {
+  asset: RawAddress | null;
+  accrued: bigint;
+  withdrawn: bigint;
+  accruedUsd: number | null;
+  withdrawnUsd: number | null;
+};
 
 /** One candle interval: the rollup row, which side (a/b) is the described token, and whether it is a filled gap. */
 export type CandleView = CandleRow & { described: "a" | "b"; empty: boolean };

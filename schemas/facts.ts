@@ -221,6 +221,8 @@ export const referralFees = table("referral_fees", ["utime", "id"], {
   msg_hash: nullable(str),
   success: nullable(bool),
   ...payout,
+  // 019: USD value at the anchoring transaction (dex/pricing; null: asset unknown or not priced).
+  amount_usd: nullable(f64),
 });
 
 export const vaultWithdrawals = table("vault_withdrawals", ["vault", "utime", "id"], {
@@ -234,6 +236,8 @@ export const vaultWithdrawals = table("vault_withdrawals", ["vault", "utime", "i
   query_id: u64,
   success: nullable(bool),
   ...payout,
+  // 019, as on referral_fees.
+  amount_usd: nullable(f64),
 });
 
 export const unknownMessages = table("unknown_messages", ["utime", "id"], {

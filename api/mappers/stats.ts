@@ -85,7 +85,13 @@ export function poolStatsListDto(v: PoolStatsListView) {
   };
 }
 
+/**
+ * Per listed asset and in total (every asset, also one whose address is not known): a USD sum is null when
+ * an accrual or withdrawal in it has no USD value.
+ */
 export function feeStatsDto(v: { since: number; until: number; assets: FeeAssetView[] }) {
+  const total = (pick: (a: FeeAssetView) => number | null) =>
+    v.assets.reduce<number | null>((sum, a) => (sum === null || pick(a) === null ? null : sum + pick(a)!), 0);
   return {
     assets_fee_stats: v.assets.flatMap((a) =>
       a.asset === null
@@ -94,16 +100,16 @@ export function feeStatsDto(v: { since: number; until: number; assets: FeeAssetV
             {
               asset_address: friendly(a.asset),
               accrued: dec(a.accrued),
-              accrued_usd: null,
+              accrued_usd: usdText(a.accruedUsd),
               withdrawn: dec(a.withdrawn),
-              withdrawn_usd: null,
+              withdrawn_usd: usdText(a.withdrawnUsd),
             },
           ],
     ),
     since: timestamp(v.since),
     until: timestamp(v.until),
-    total_accrued_usd: null,
-    total_withdrawn_usd: null,
+    total_accrued_usd: usdText(total((a) => a.accruedUsd)),
+    total_withdrawn_usd: usdText(total((a) => a.withdrawnUsd)),
   };
 }
 

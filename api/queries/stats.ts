@@ -138,11 +138,21 @@ export async function feeStats(
   for (const r of rows) {
     const asset = r.asset_kind === "ton" ? TON_RAW : r.asset_master;
     const key = asset ?? `wallet:${r.asset_router_wallet}`;
-    const seen = byAsset.get(key) ?? { asset, accrued: 0n, withdrawn: 0n };
-    byAsset.set(key, { asset, accrued: seen.accrued + r.accrued, withdrawn: seen.withdrawn + r.withdrawn });
+    const seen = byAsset.get(key) ?? { asset, accrued: 0n, withdrawn: 0n, accruedUsd: 0, withdrawnUsd: 0 };
+    byAsset.set(key, {
+      asset,
+      accrued: seen.accrued + r.accrued,
+      withdrawn: seen.withdrawn + r.withdrawn,
+      accruedUsd: addUsd(seen.accruedUsd, r.accrued_usd, r.accrued_usd_unknown),
+      withdrawnUsd: addUsd(seen.withdrawnUsd, r.withdrawn_usd, r.withdrawn_usd_unknown),
+    });
   }
   return { ...w, assets: [...byAsset.values()] };
 }
+
+/** A USD sum plus a part of `unknown` events without a USD value: null once any is unknown. */
+const addUsd = (sum: number | null, usd: number, unknown: number): number | null =>
+  sum === null || unknown > 0 ? null : sum + usd;
 
 export async function feeWithdrawals(
   deps: ApiDeps,

@@ -143,22 +143,29 @@ export const POOL_MERGE_SQL = `
 export const referralEventsSql = (where: string) => `
   SELECT ifNull(referrer, '') AS referrer, utime, ifNull(asset_router_wallet, '') AS asset_router_wallet,
     dex, asset_kind, asset_master, amount AS accrued_amount, toUInt256(0) AS withdrawn_amount,
-    true AS is_accrual
+    true AS is_accrual, amount_usd
   FROM referral_fees FINAL WHERE referrer != '' AND success = true AND (${where})
   UNION ALL
   SELECT ifNull(owner, '') AS referrer, utime, ifNull(asset_router_wallet, '') AS asset_router_wallet,
     dex, asset_kind, asset_master, toUInt256(0) AS accrued_amount, amount AS withdrawn_amount,
-    false AS is_accrual
+    false AS is_accrual, amount_usd
   FROM vault_withdrawals FINAL WHERE referrer != '' AND success = true AND (${where})`;
 
+/** Per referrer and asset: exact raw sums, and USD sums with the number of events that have no USD value. */
 export const REFERRAL_AGGREGATES_SQL = `
     any(dex) AS dex, any(asset_kind) AS asset_kind, any(asset_master) AS asset_master,
     sum(accrued_amount) AS accrued, countIf(is_accrual) AS accruals,
-    sum(withdrawn_amount) AS withdrawn, countIf(NOT is_accrual) AS withdrawals`;
+    sum(withdrawn_amount) AS withdrawn, countIf(NOT is_accrual) AS withdrawals,
+    sumIf(ifNull(amount_usd, 0), is_accrual) AS accrued_usd,
+    countIf(is_accrual AND amount_usd IS NULL) AS accrued_usd_unknown,
+    sumIf(ifNull(amount_usd, 0), NOT is_accrual) AS withdrawn_usd,
+    countIf(NOT is_accrual AND amount_usd IS NULL) AS withdrawn_usd_unknown`;
 
-const REFERRAL_MERGE_SQL = `
+export const REFERRAL_MERGE_SQL = `
     any(dex) AS dex, any(asset_kind) AS asset_kind, any(asset_master) AS asset_master,
-    sum(accrued) AS accrued, sum(accruals) AS accruals, sum(withdrawn) AS withdrawn, sum(withdrawals) AS withdrawals`;
+    sum(accrued) AS accrued, sum(accruals) AS accruals, sum(withdrawn) AS withdrawn, sum(withdrawals) AS withdrawals,
+    sum(accrued_usd) AS accrued_usd, sum(accrued_usd_unknown) AS accrued_usd_unknown,
+    sum(withdrawn_usd) AS withdrawn_usd, sum(withdrawn_usd_unknown) AS withdrawn_usd_unknown`;
 
 /** Newest rewrite wins: microseconds of the engine's clock (rewrites of one bucket are sequential). */
 const VERSION = "toUInt64(toUnixTimestamp64Micro(now64(6)))";
@@ -223,7 +230,8 @@ const COLUMNS: Record<Family["prefix"], string> = {
     "protocol_fee_b, protocol_fee_unknown, referral_fee_a, referral_fee_b, wallet_bitmap, open, close, high, low, " +
     "volume_usd, untracked_volume_usd, lp_fee_usd, volume_usd_unknown, version",
   referral_rollup:
-    "referrer, bucket, asset_router_wallet, dex, asset_kind, asset_master, accrued, accruals, withdrawn, withdrawals, version",
+    "referrer, bucket, asset_router_wallet, dex, asset_kind, asset_master, accrued, accruals, withdrawn, withdrawals, " +
+    "accrued_usd, accrued_usd_unknown, withdrawn_usd, withdrawn_usd_unknown, version",
   dex_rollup:
     "bucket, trades, not_executed, wallet_bitmap, volume_usd, untracked_volume_usd, lp_fee_usd, volume_usd_unknown, version",
 };

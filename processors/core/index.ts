@@ -33,8 +33,11 @@ import type {
   FactRows,
   PoolRow,
   PoolStateRow,
+  ReferralFeeRow,
   RouterRow,
+  SwapRow,
   UnknownMessageRow,
+  VaultWithdrawalRow,
 } from "../../schemas/facts.ts";
 import {
   isRejected,
@@ -229,14 +232,14 @@ export class ProcessorCore {
     const known = await this.#assets.rows(ops);
     const routers = await this.#routerRows(ops);
     const poolRows = this.#poolRows([...pools.pools, ...resynced.pools, ...opPoolRows(ops)]);
-    const swaps = this.#priceSwaps(opRows.swaps, lastEvicted);
+    const priced = this.#priceRows(ops, opRows, lastEvicted);
     const tx = transactionsRows(txs);
     return {
       rows: {
         ...tx,
         blocks: step.evicted.map((b) => blockRow({ ...b, utime: maxNow(b.transactions) })),
         ...opRows,
-        swaps,
+        ...priced,
         unknown_messages: [...opRows.unknown_messages, ...rejected],
         pool_states: [...pools.poolStates, ...resynced.states],
         pools: poolRows,
@@ -400,14 +403,34 @@ export class ProcessorCore {
     return out;
   }
 
-  /** Swap rows with their USD columns (after `#poolRows`, which names every pool's tokens). */
-  #priceSwaps(rows: FactRows["swaps"], lastEvicted: number | undefined): FactRows["swaps"] {
+  /**
+   * Swap, referral-fee and withdrawal rows with their USD columns (after `#poolRows`, which names every
+   * pool's tokens), priced in release order: a swap feeds the VWAP window the next rows are clamped with,
+   * and the release order, unlike a batch, does not depend on where batches are cut. `operationRows` makes
+   * one row of each such operation, in operation order.
+   */
+  #priceRows(
+    ops: readonly Operation[],
+    rows: Pick<ReturnType<typeof operationRows>, "swaps" | "referral_fees" | "vault_withdrawals">,
+    lastEvicted: number | undefined,
+  ): Pick<ReturnType<typeof operationRows>, "swaps" | "referral_fees" | "vault_withdrawals"> {
     const pricer = this.#pricer;
-    if (pricer === null || rows === undefined) return rows;
+    if (pricer === null) return rows;
     for (const row of this.#pools.values()) pricer.learnPool(row.pool, row.token0_master, row.token1_master);
-    const priced = pricer.price(rows);
+    const out = {
+      swaps: [] as SwapRow[],
+      referral_fees: [] as ReferralFeeRow[],
+      vault_withdrawals: [] as VaultWithdrawalRow[],
+    };
+    for (const op of ops) {
+      if (op.type === "swap") out.swaps.push(pricer.priceSwap(rows.swaps[out.swaps.length]!));
+      else if (op.type === "referral_payment" || op.type === "vault_deposit")
+        out.referral_fees.push(pricer.priceAmount(rows.referral_fees[out.referral_fees.length]!));
+      else if (op.type === "vault_withdrawal")
+        out.vault_withdrawals.push(pricer.priceAmount(rows.vault_withdrawals[out.vault_withdrawals.length]!));
+    }
     if (lastEvicted !== undefined) pricer.prune(lastEvicted);
-    return priced;
+    return out;
   }
 
   /** The pool rows as the store has them (restored, or written by this core). */

@@ -242,6 +242,7 @@ function referralRow(op: ReferralPayment | VaultDeposit, ctx: AnchorContext): Re
     msg_hash: direct ? null : op.msg_hash,
     success: op.success,
     ...payout(direct ? op.payout : null),
+    amount_usd: null,
   };
 }
 
@@ -257,6 +258,7 @@ function withdrawalRow(op: VaultWithdrawal, ctx: AnchorContext): VaultWithdrawal
     query_id: op.query_id,
     success: op.success,
     ...payout(op.payout),
+    amount_usd: null,
   };
 }
 

@@ -1,5 +1,5 @@
 /**
- * USD columns of swap rows (migration 010), priced with the pool states of the instant BEFORE each swap
+ * USD columns of swap rows (migration 010) and of referral-fee accruals and vault withdrawals (019), priced with the pool states of the instant BEFORE each swap
  * (shared/reference/analytics.md §7.5, as Uniswap v3 values a swap before its own price update):
  *
  * - The tracker runs ahead of the trace window (a batch's pool states are known before its operations are
@@ -10,6 +10,8 @@
  * - `volume_usd`/`untracked_volume_usd` come from dex/pricing `swapVolumeUsd`; `lp_fee_usd` is the
  *   volume times the pool's LP fee before the swap. A leg that did not execute (success not true, no output)
  *   or whose assets are not known gets null in all three: unknown, never 0.
+ * - A referral fee's or a withdrawal's `amount_usd` is its amount at its asset's valuation price before its
+ *   anchoring transaction (null when it did not happen or nothing prices it).
  * - The last fresh TON/USD is kept for §7.2's stale fallback, and trades against a quote feed the VWAP
  *   window of §7.4's clamp.
  * - A restart (`restoreHistory`) gets back the pool states around its resume point, so re-released swaps
@@ -30,7 +32,13 @@ import {
   swapVolumeUsd,
   VwapWindow,
 } from "../../dex/pricing/index.ts";
-import type { PoolStateRow, SwapRow } from "../../schemas/facts.ts";
+import type { PoolStateRow, ReferralFeeRow, SwapRow, VaultWithdrawalRow } from "../../schemas/facts.ts";
+
+/** What `priceAmount` values: an amount of one asset at an anchoring transaction. */
+type AmountRow = Pick<
+  ReferralFeeRow | VaultWithdrawalRow,
+  "mc_seqno" | "lt" | "utime" | "success" | "asset_master" | "amount" | "amount_usd"
+>;
 
 type Entry = { readonly mc: number; readonly lt: bigint; readonly state: PoolState };
 type Tokens = { readonly token0: string; readonly token1: string };
@@ -151,18 +159,43 @@ export class SwapPricer {
 
   /** The swap rows with their USD columns set (rows are new objects; the input is not changed). */
   price(rows: readonly SwapRow[]): SwapRow[] {
-    return rows.map((r) => ({ ...r, ...this.#usd(r) }));
+    return rows.map((r) => this.priceSwap(r));
+  }
+
+  /**
+   * One swap row with its USD columns set (a new object). Swaps feed the VWAP window and the last TON/USD,
+   * so rows are priced in release order (./index.ts), interleaved with the amounts of `priceAmount`.
+   */
+  priceSwap(r: SwapRow): SwapRow {
+    return { ...r, ...this.#usd(r) };
+  }
+
+  /**
+   * A referral-fee accrual or a vault withdrawal with `amount_usd` set (a new object): the amount times its
+   * asset's valuation price (§7.3–§7.4, the price TVL values holdings with) at the instant before the
+   * anchoring transaction. Null when it did not happen (success not true), its asset is not known, or
+   * nothing prices it.
+   */
+  priceAmount<R extends AmountRow>(r: R): R {
+    if (r.success !== true || r.asset_master === null) return { ...r, amount_usd: null };
+    const price = this.#book(r.mc_seqno, r.lt, r.utime).valuation(r.asset_master);
+    return { ...r, amount_usd: price === null ? null : Number(r.amount) * price.usdPerUnit };
+  }
+
+  /** Prices as of the instant before (mc, lt): the pool states then, the VWAP window at `at`. */
+  #book(mc: number, lt: bigint, at: number): PriceBook {
+    return new PriceBook(this.#view(mc, lt), this.#config, {
+      at,
+      lastTonUsd: this.#lastTonUsd,
+      vwap: (token) => this.#vwap.sample(token, at),
+    });
   }
 
   #usd(r: SwapRow): Pick<SwapRow, "volume_usd" | "untracked_volume_usd" | "lp_fee_usd"> {
     const none = { volume_usd: null, untracked_volume_usd: null, lp_fee_usd: null };
     if (r.success !== true || r.amount_out === null || r.pool === null) return none;
     if (r.offer_master === null || r.ask_master === null) return none;
-    const book = new PriceBook(this.#view(r.mc_seqno, r.lt), this.#config, {
-      at: r.utime,
-      lastTonUsd: this.#lastTonUsd,
-      vwap: (token) => this.#vwap.sample(token, r.utime),
-    });
+    const book = this.#book(r.mc_seqno, r.lt, r.utime);
     const leg = { offer: r.offer_master, ask: r.ask_master, amountIn: r.amount_in, amountOut: r.amount_out };
     const usd = swapVolumeUsd(book, leg);
     const ton = book.tonUsd();

@@ -28,7 +28,19 @@ const poolBucket = z.object({
   last: z.tuple([u, u]),
 });
 const stateBucket = z.object({ pool: z.string(), at: u, lt: u });
-const referralBucket = z.object({ referrer: z.string(), b: u, wallet: z.string(), accrued: u, withdrawn: u });
+const referralBucket = z.object({
+  referrer: z.string(),
+  b: u,
+  wallet: z.string(),
+  accrued: u,
+  withdrawn: u,
+  accrued_usd: z.coerce.number(),
+  accrued_usd_unknown: u,
+  withdrawn_usd: z.coerce.number(),
+  withdrawn_usd_unknown: u,
+});
+/** Float USD sums: equal up to the order of additions. */
+const NEAR_KEYS = ["accrued_usd", "withdrawn_usd"];
 
 const NAIVE_POOL = `
   SELECT pool, intDiv(toUnixTimestamp(utime), {s:UInt32}) * {s:UInt32} AS b,
@@ -60,20 +72,27 @@ const NAIVE_STATE = `
 const rollupState = (table: string) => `SELECT pool, toUInt32(at) AS at, lt FROM ${table} FINAL`;
 
 const NAIVE_REFERRAL = `
-  SELECT referrer, b, wallet, sum(accrued) AS accrued, sum(withdrawn) AS withdrawn FROM (
+  SELECT referrer, b, wallet, sum(accrued) AS accrued, sum(withdrawn) AS withdrawn,
+    sumIf(ifNull(usd, 0), accrual) AS accrued_usd, countIf(accrual AND usd IS NULL) AS accrued_usd_unknown,
+    sumIf(ifNull(usd, 0), NOT accrual) AS withdrawn_usd,
+    countIf(NOT accrual AND usd IS NULL) AS withdrawn_usd_unknown
+  FROM (
     SELECT ifNull(referrer, '') AS referrer, intDiv(toUnixTimestamp(utime), 86400) * 86400 AS b,
-      ifNull(asset_router_wallet, '') AS wallet, amount AS accrued, toUInt256(0) AS withdrawn
+      ifNull(asset_router_wallet, '') AS wallet, amount AS accrued, toUInt256(0) AS withdrawn,
+      amount_usd AS usd, true AS accrual
     FROM referral_fees FINAL WHERE ifNull(success, false) AND referrer != ''
     UNION ALL
     SELECT ifNull(owner, '') AS referrer, intDiv(toUnixTimestamp(utime), 86400) * 86400 AS b,
-      ifNull(asset_router_wallet, '') AS wallet, toUInt256(0) AS accrued, amount AS withdrawn
+      ifNull(asset_router_wallet, '') AS wallet, toUInt256(0) AS accrued, amount AS withdrawn,
+      amount_usd AS usd, false AS accrual
     FROM vault_withdrawals FINAL WHERE ifNull(success, false) AND referrer != '')
   GROUP BY referrer, b, wallet
   HAVING accrued > 0 OR withdrawn > 0`;
 
 const ROLLUP_REFERRAL = `
   SELECT referrer, toUnixTimestamp(bucket) AS b, asset_router_wallet AS wallet, sum(accrued) AS accrued,
-    sum(withdrawn) AS withdrawn
+    sum(withdrawn) AS withdrawn, sum(accrued_usd) AS accrued_usd, sum(accrued_usd_unknown) AS accrued_usd_unknown,
+    sum(withdrawn_usd) AS withdrawn_usd, sum(withdrawn_usd_unknown) AS withdrawn_usd_unknown
   FROM referral_rollup_1d FINAL
   GROUP BY referrer, b, wallet
   HAVING accrued > 0 OR withdrawn > 0`;
@@ -89,11 +108,20 @@ function compare<T extends Record<string, unknown>>(
 ): number {
   const want = new Map(naive.map((r) => [key(r), r]));
   const got = new Map(rolled.map((r) => [key(r), r]));
-  const text = (r: T | undefined) =>
-    r === undefined ? "none" : JSON.stringify(r, (_k, v) => (typeof v === "bigint" ? `${v}` : v));
+  const text = (r: T | undefined, exact = true) =>
+    r === undefined
+      ? "none"
+      : JSON.stringify(r, (k, v) =>
+          typeof v === "bigint" ? `${v}` : !exact && NEAR_KEYS.includes(k) ? "≈" : v,
+        );
+  const near = (a: unknown, b: unknown) =>
+    typeof a === "number" && typeof b === "number" && Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a));
   for (const k of new Set([...want.keys(), ...got.keys()])) {
     const [a, b] = [want.get(k), got.get(k)];
-    if (text(a) !== text(b)) problems.push(`${what} ${k}: facts ${text(a)}, rollup ${text(b)}`);
+    const same =
+      text(a, false) === text(b, false) &&
+      NEAR_KEYS.every((f) => a === undefined || !(f in a) || near(a[f], b?.[f]));
+    if (!same) problems.push(`${what} ${k}: facts ${text(a)}, rollup ${text(b)}`);
   }
   return want.size;
 }

@@ -186,6 +186,7 @@ export const SAMPLE: FactRows = {
       msg_hash: h("f"),
       success: null,
       ...noPayout,
+      amount_usd: null,
     },
   ],
   vault_withdrawals: [
@@ -203,6 +204,7 @@ export const SAMPLE: FactRows = {
       ...noPayout,
       payout_to: a("a"),
       payout_amount: 10n,
+      amount_usd: null,
     },
   ],
   unknown_messages: [

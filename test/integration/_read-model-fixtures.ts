@@ -285,6 +285,7 @@ function fee(n: number, asset: string, o: Partial<ReferralFeeRow>): ReferralFeeR
     msg_hash: null,
     success: true,
     ...noPayout,
+    amount_usd: null,
     ...o,
   };
 }

@@ -257,18 +257,54 @@ test.serial(
       payout_receiver_wallet: null,
       payout_delivered: null,
       payout_tx_hash: null,
+      amount_usd: null,
       ...o,
     });
-    const batch = { referral_fees: [fee(1, 10n ** 30n), fee(2, 5n), fee(3, 9n, { success: false })] };
+    const batch = {
+      referral_fees: [
+        fee(1, 10n ** 30n, { amount_usd: 12.5 }),
+        fee(2, 5n),
+        fee(3, 9n, { success: false, amount_usd: 7 }),
+      ],
+    };
     await writeBatch(store, batch, position(203));
     await writeBatch(store, batch, position(203));
-    const [row] = await store.query(
-      `SELECT toString(sum(accrued)) AS accrued, sum(accruals) AS n, toString(sum(withdrawn)) AS withdrawn
-     FROM referral_rollup_1d FINAL WHERE referrer = {r:String}`,
-      z.object({ accrued: z.string(), n: z.coerce.number(), withdrawn: z.string() }),
-      { r: referrer },
-    );
-    t.deepEqual(row, { accrued: String(10n ** 30n + 5n), n: 2, withdrawn: "0" });
+    const read = async () =>
+      (
+        await store.query(
+          `SELECT toString(sum(accrued)) AS accrued, sum(accruals) AS n, toString(sum(withdrawn)) AS withdrawn,
+           sum(accrued_usd) AS usd, sum(accrued_usd_unknown) AS unknown
+         FROM referral_rollup_1d FINAL WHERE referrer = {r:String}`,
+          z.object({
+            accrued: z.string(),
+            n: z.coerce.number(),
+            withdrawn: z.string(),
+            usd: z.coerce.number(),
+            unknown: z.coerce.number(),
+          }),
+          { r: referrer },
+        )
+      )[0];
+    // the failed accrual counts nowhere; the unpriced one is counted as unknown, not as 0 USD
+    t.deepEqual(await read(), {
+      accrued: String(10n ** 30n + 5n),
+      n: 2,
+      withdrawn: "0",
+      usd: 12.5,
+      unknown: 1,
+    });
+    // the batch retried with other contents (the second fee now priced): the rewrite replaces the bucket
+    const retried = {
+      referral_fees: [batch.referral_fees[0]!, fee(2, 5n, { amount_usd: 0.25 }), batch.referral_fees[2]!],
+    };
+    await writeBatch(store, retried, position(203));
+    t.deepEqual(await read(), {
+      accrued: String(10n ** 30n + 5n),
+      n: 2,
+      withdrawn: "0",
+      usd: 12.75,
+      unknown: 0,
+    });
   },
 );
 

@@ -10,6 +10,7 @@
 
 import { Address } from "@ton/core";
 import anyTest, { type TestFn } from "ava";
+import { z } from "zod";
 import { ClickHouseReadModel } from "../../api/read-model-clickhouse.ts";
 import { ratio, toDecimalString } from "../../dex/amm/index.ts";
 import type { TruthRecord } from "../../ingest/devnet/chain/truth.ts";
@@ -245,6 +246,17 @@ test.serial(
       ),
     );
     t.true(referrers.size >= 2, `${referrers.size} referrers`);
+    // Each accrual's and withdrawal's USD value as the processor stored it with its fact (priced at its own
+    // transaction: test/unit/processors/swap-usd.test.ts), by anchoring transaction: the stats must add up
+    // exactly those of the window, whatever rollup levels the window is read from.
+    const usdOfTx = new Map<string, number | null>();
+    for (const table of ["referral_fees", "vault_withdrawals"]) {
+      const rows = await net.pipeline.store.query(
+        `SELECT tx_hash, amount_usd FROM ${table} FINAL WHERE success = true`,
+        z.object({ tx_hash: z.string(), amount_usd: z.number().nullable() }),
+      );
+      for (const r of rows) usdOfTx.set(r.tx_hash, r.amount_usd);
+    }
     let checked = 0;
     for (const w of windows(net)) {
       for (const referrer of referrers) {
@@ -257,11 +269,17 @@ test.serial(
         const withdrawals = inW.filter(
           (r) => r.type === "vault_withdrawal" && addr(r.fields.owner) === referrer,
         );
-        const perAsset = new Map<string, { accrued: bigint; withdrawn: bigint }>();
+        const perAsset = new Map<
+          string,
+          { accrued: bigint; withdrawn: bigint; accruedUsd: number; withdrawnUsd: number }
+        >();
         const bump = (r: TruthRecord, key: "accrued" | "withdrawn") => {
           const asset = assetOfWallet.get(addr(r.fields["asset.router_wallet"])!)!;
-          const v = perAsset.get(asset) ?? { accrued: 0n, withdrawn: 0n };
+          const v = perAsset.get(asset) ?? { accrued: 0n, withdrawn: 0n, accruedUsd: 0, withdrawnUsd: 0 };
           v[key] += big(r.fields.amount)!;
+          const usd = usdOfTx.get(r.tx_hash.toUpperCase()) ?? usdOfTx.get(r.tx_hash);
+          if (typeof usd !== "number") throw new Error(`${r.tx_hash}: no USD value stored (${usd})`);
+          v[`${key}Usd`] += usd;
           perAsset.set(asset, v);
         };
         for (const r of accruals) bump(r, "accrued");
@@ -278,6 +296,17 @@ test.serial(
           ]),
         );
         t.deepEqual(got, want, `${w.name}: fees of ${referrer}`);
+        const near = (text: string | null | undefined, usd: number) =>
+          text != null && Math.abs(Number(text) - usd) <= 1e-6 + 1e-9 * usd;
+        for (const a of fees.assets_fee_stats) {
+          const v = perAsset.get(rawOf(Address.parse(a.asset_address)))!;
+          t.true(near(a.accrued_usd, v.accruedUsd), `${w.name}: ${a.accrued_usd} ≉ ${v.accruedUsd}`);
+          t.true(near(a.withdrawn_usd, v.withdrawnUsd), `${w.name}: ${a.withdrawn_usd} ≉ ${v.withdrawnUsd}`);
+        }
+        const sum = (k: "accruedUsd" | "withdrawnUsd") =>
+          [...perAsset.values()].reduce((s, v) => s + v[k], 0);
+        t.true(near(fees.total_accrued_usd, sum("accruedUsd")), `${w.name}: total accrued`);
+        t.true(near(fees.total_withdrawn_usd, sum("withdrawnUsd")), `${w.name}: total withdrawn`);
         // fee_accruals lists the swaps that paid the fee, at their pool transaction's time (a v2 deposit
         // reaches the vault a few blocks later, which /v1/stats/fees counts at its own time).
         const paidBy = inW.filter(

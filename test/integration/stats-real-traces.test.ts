@@ -244,19 +244,26 @@ test("referral fees: v1 direct payment and v2 vault deposits per referrer; accru
   t.truthy(v1);
   t.truthy(v2);
   t.is(referrers.size, 2);
+  const feeStats = (referrer: string) =>
+    get(t, `/v1/stats/fees?${EVER}&referrer_address=${referrer}`, feeStatsResponse);
   const fees = async (referrer: string) =>
-    (await get(t, `/v1/stats/fees?${EVER}&referrer_address=${referrer}`, feeStatsResponse)).assets_fee_stats
-      .map((a) => [raw(a.asset_address), a.accrued, a.withdrawn])
+    (await feeStats(referrer)).assets_fee_stats
+      .map((a) => [raw(a.asset_address), a.accrued, a.withdrawn, a.accrued_usd, a.withdrawn_usd])
       .sort();
-  t.deepEqual(await fees(v1 as string), [[TON, "14272848", "0"]]);
+  // USD: TON/USD is unknown to the replay (no deep TON/USD pool), so the TON fee's value is null, not 0;
+  // a sum with an unknown part is unknown; no withdrawal at all is 0 USD.
+  t.deepEqual(await fees(v1 as string), [[TON, "14272848", "0", null, "0"]]);
+  t.like(await feeStats(v1 as string), { total_accrued_usd: null, total_withdrawn_usd: "0" });
   const route = traceOf(t, "v2-jetton-to-jetton-two-routers-referral");
   const v2Fees = await fees(v2 as string);
   t.is(v2Fees.length, 2);
+  // USD₮ at face value (6 decimals); the second hop's jetton is priced by nothing the replay knows
   t.deepEqual(
     v2Fees.find((f) => f[0] === USDT),
-    [USDT, "37918", "0"],
+    [USDT, "37918", "0", "0.037918", "0"],
   );
-  t.is(v2Fees.find((f) => f[0] !== USDT)?.[1], "34025114");
+  t.deepEqual(v2Fees.find((f) => f[0] !== USDT)?.slice(1), ["34025114", "0", null, "0"]);
+  t.like(await feeStats(v2 as string), { total_accrued_usd: null, total_withdrawn_usd: "0" });
   const accruals = async (referrer: string) =>
     (
       await get(t, `/v1/stats/fee_accruals?${EVER}&referrer_address=${referrer}`, feeAccrualsResponse)

@@ -19,6 +19,7 @@ import {
   piecesParams,
   piecesWhere,
   REFERRAL_AGGREGATES_SQL,
+  REFERRAL_MERGE_SQL,
   referralEventsSql,
   swapLegsSql,
   windowPieces,
@@ -181,14 +182,14 @@ export async function selectDexTotals(
   return row;
 }
 
-const REFERRAL_VALUES = "dex, asset_kind, asset_master, accrued, accruals, withdrawn, withdrawals";
+const REFERRAL_VALUES =
+  "dex, asset_kind, asset_master, accrued, accruals, withdrawn, withdrawals, accrued_usd, accrued_usd_unknown, " +
+  "withdrawn_usd, withdrawn_usd_unknown";
 const referralPart = (table: string, level: "m" | "h" | "d") =>
   `SELECT referrer, asset_router_wallet, ${REFERRAL_VALUES} FROM ${table} FINAL
    WHERE referrer = {referrer:String} AND ${piecesWhere("bucket", level)}`;
 
-const REFERRER_SQL = `SELECT asset_router_wallet, any(dex) AS dex, any(asset_kind) AS asset_kind,
-    any(asset_master) AS asset_master, sum(accrued) AS accrued, sum(accruals) AS accruals,
-    sum(withdrawn) AS withdrawn, sum(withdrawals) AS withdrawals
+const REFERRER_SQL = `SELECT asset_router_wallet, ${REFERRAL_MERGE_SQL}
   FROM (
     SELECT referrer, asset_router_wallet, ${REFERRAL_AGGREGATES_SQL}
     FROM (${referralEventsSql(`referrer = {referrer:String} AND ${piecesWhere("utime", "r")}`)})
@@ -209,6 +210,10 @@ const referrerRow = z.object({
   accruals: counts,
   withdrawn: big,
   withdrawals: counts,
+  accrued_usd: z.coerce.number(),
+  accrued_usd_unknown: counts,
+  withdrawn_usd: z.coerce.number(),
+  withdrawn_usd_unknown: counts,
 });
 export type ReferrerAssetRow = z.infer<typeof referrerRow>;
 

@@ -6,14 +6,21 @@
 import { readFileSync } from "node:fs";
 import test from "ava";
 import { poolState } from "../../../dex/amm/index.ts";
-import { PTON_V2_MASTER } from "../../../dex/classify/known.ts";
+import { PTON_V1_MASTER, PTON_V2_MASTER } from "../../../dex/classify/known.ts";
 import { poolStateColumns } from "../../../dex/pool-state-row.ts";
 import { DEFAULT_THRESHOLDS, MAINNET_PRICING, MAINNET_USDT } from "../../../dex/pricing/index.ts";
 import { devnetPricingAnchors } from "../../../ingest/devnet/pricing.ts";
 import { type CoreLookups, ProcessorCore } from "../../../processors/core/index.ts";
 import { PoolTracker } from "../../../processors/core/pool-state.ts";
 import { chainStateLookups } from "../../../processors/lookups.ts";
-import type { PoolRow, PoolStateRow, RouterRow, SwapRow } from "../../../schemas/facts.ts";
+import type {
+  PoolRow,
+  PoolStateRow,
+  ReferralFeeRow,
+  RouterRow,
+  SwapRow,
+  VaultWithdrawalRow,
+} from "../../../schemas/facts.ts";
 import { runDevnet } from "../../helpers/devnet-run.ts";
 import { type LoadedTrace, loadAllTraces } from "../../helpers/traces.ts";
 
@@ -61,17 +68,24 @@ const lookupsOf = (trace: LoadedTrace): CoreLookups => ({
   poolType: async () => undefined,
 });
 
-async function swapsOf(trace: LoadedTrace, withTonUsd = true): Promise<SwapRow[]> {
+type Priced = { swaps: SwapRow[]; fees: ReferralFeeRow[]; withdrawals: VaultWithdrawalRow[] };
+
+async function rowsOf(trace: LoadedTrace, withTonUsd = true): Promise<Priced> {
   const core = new ProcessorCore(
     { windowBlocks: 64, lookups: lookupsOf(trace), pricing: MAINNET_PRICING },
     (types) => PoolTracker.fromRows(withTonUsd ? [tonUsdState] : [], withTonUsd ? [tonUsdPool] : [], types),
   );
   if (withTonUsd) core.restore({ pools: [tonUsdPool], routers: [] });
-  const out: SwapRow[] = [];
-  for (const r of [await core.process(trace.txs), await core.process([], true)])
-    out.push(...(r.rows.swaps ?? []));
+  const out: Priced = { swaps: [], fees: [], withdrawals: [] };
+  for (const r of [await core.process(trace.txs), await core.process([], true)]) {
+    out.swaps.push(...(r.rows.swaps ?? []));
+    out.fees.push(...(r.rows.referral_fees ?? []));
+    out.withdrawals.push(...(r.rows.vault_withdrawals ?? []));
+  }
   return out;
 }
+
+const swapsOf = async (trace: LoadedTrace, withTonUsd = true) => (await rowsOf(trace, withTonUsd)).swaps;
 
 const traces = new Map(loadAllTraces().map((t) => [t.name, t]));
 
@@ -119,18 +133,34 @@ test("mainnet traces without any TON/USD pool: TON legs are untracked and unknow
   t.is(usdt?.volume_usd, 0.092994);
 });
 
+test("mainnet traces: referral fees valued at their own transaction — TON at the real pool's TON/USD, USD₮ at face value, an unpriced jetton null", async (t) => {
+  const fees = (await Promise.all([...traces.values()].map((tr) => rowsOf(tr)))).flatMap((r) => r.fees);
+  const usd = (master: string, amount: bigint) =>
+    fees.find((f) => f.asset_master === master && f.amount === amount)?.amount_usd;
+  t.is(fees.length, 3);
+  // v1 jetton → TON with a referrer: 0.014272848 TON paid to it (pTON v1, a TON alias)
+  t.true(near(usd(PTON_V1_MASTER, 14272848n) ?? null, 0.014272848 * TON_USD));
+  // v2 STON → USD₮ → jetton: the first hop's fee in USD₮ (6 decimals), the second's in a jetton nothing prices
+  t.is(usd(MAINNET_USDT, 37918n), 0.037918);
+  t.is(usd("0:AE3E6D351E576276E439E7168117FD64696FD6014CB90C77B2F2CBAACD4FCC00", 34025114n), null);
+  // without any TON/USD pool the TON fee is unknown, never 0
+  const [ton] = (await rowsOf(traces.get("v1-jetton-to-ton-referral.json")!, false)).fees;
+  t.is(ton?.amount_usd, null);
+});
+
 test("devnet: every executed leg has a USD volume; dUSD legs at face value; TON legs near the catalogue's TON/USD", async (t) => {
   const run = await runDevnet({ seed: 7, blocks: 40 });
   const pricing = { ...MAINNET_PRICING, ...devnetPricingAnchors(run.devnet.world), ...DEFAULT_THRESHOLDS };
   const core = new ProcessorCore({ windowBlocks: 16, lookups: chainStateLookups(run.devnet.state), pricing });
   const swaps: SwapRow[] = [];
   const states: PoolStateRow[] = [];
-  for (const b of run.blocks) {
-    const r = await core.process(b.transactions);
+  const amounts: (ReferralFeeRow | VaultWithdrawalRow)[] = [];
+  for (const b of [...run.blocks.map((b) => b.transactions), "flush" as const]) {
+    const r = b === "flush" ? await core.process([], true) : await core.process(b);
     swaps.push(...(r.rows.swaps ?? []));
     states.push(...(r.rows.pool_states ?? []));
+    amounts.push(...(r.rows.referral_fees ?? []), ...(r.rows.vault_withdrawals ?? []));
   }
-  swaps.push(...((await core.process([], true)).rows.swaps ?? []));
   const dUsd = pricing.usdAnchors[0]!.address;
   const tonAliases = new Set(pricing.tonAliases);
   const executed = swaps.filter((s) => s.success === true && s.amount_out !== null);
@@ -162,24 +192,48 @@ test("devnet: every executed leg has a USD volume; dUSD legs at face value; TON 
     t.true(near(s.lp_fee_usd, ((s.volume_usd ?? 0) * before!.lp_fee_bps) / 1e4) || s.lp_fee_usd === 0);
   }
   t.true(tonLegs > 10, `${tonLegs} TON legs`);
+  // Referral fees (and withdrawals): dUSD at face value, TON near the catalogue's TON/USD, never unpriced here
+  const happened = amounts.filter((a) => a.success === true);
+  t.true(happened.length > 20, `${happened.length} accruals and withdrawals`);
+  let dUsdFees = 0;
+  let tonFees = 0;
+  for (const a of amounts) {
+    if (a.success !== true) t.is(a.amount_usd, null);
+    else if (a.asset_master === dUsd) {
+      dUsdFees++;
+      t.true(near(a.amount_usd, Number(a.amount) / 1e6), `${a.id}: ${a.amount_usd}`);
+    } else if (tonAliases.has(a.asset_master ?? "")) {
+      tonFees++;
+      const implied = (a.amount_usd ?? 0) / (Number(a.amount) / 1e9);
+      t.true(implied > 5.2 / 1.5 && implied < 5.2 * 1.5, `${a.id}: implied TON/USD ${implied}`);
+    } else t.true(a.amount_usd !== null && a.amount_usd > 0, `${a.id}: ${a.amount_usd}`);
+  }
+  t.true(dUsdFees > 3 && tonFees > 10, `${dUsdFees} dUSD and ${tonFees} TON fees`);
 });
 
 test("devnet: a processor restarted from its stored rows stores the same USD columns as one that never stopped", async (t) => {
   const run = await runDevnet({ seed: 9, blocks: 50 });
   const pricing = { ...MAINNET_PRICING, ...devnetPricingAnchors(run.devnet.world), ...DEFAULT_THRESHOLDS };
   const lookups = chainStateLookups(run.devnet.state);
-  type Rows = { swaps: SwapRow[]; states: PoolStateRow[]; pools: PoolRow[]; routers: RouterRow[] };
+  type Rows = {
+    swaps: SwapRow[];
+    fees: ReferralFeeRow[];
+    states: PoolStateRow[];
+    pools: PoolRow[];
+    routers: RouterRow[];
+  };
   const feed = async (core: ProcessorCore, blocks: typeof run.blocks, into: Rows, flush: boolean) => {
-    for (const b of blocks) {
-      const r = (await core.process(b.transactions)).rows;
+    const add = (r: Awaited<ReturnType<ProcessorCore["process"]>>["rows"]) => {
       into.swaps.push(...(r.swaps ?? []));
+      into.fees.push(...(r.referral_fees ?? []));
       into.states.push(...(r.pool_states ?? []));
       into.pools.push(...(r.pools ?? []));
       into.routers.push(...(r.routers ?? []));
-    }
-    if (flush) into.swaps.push(...((await core.process([], true)).rows.swaps ?? []));
+    };
+    for (const b of blocks) add((await core.process(b.transactions)).rows);
+    if (flush) add((await core.process([], true)).rows);
   };
-  const empty = (): Rows => ({ swaps: [], states: [], pools: [], routers: [] });
+  const empty = (): Rows => ({ swaps: [], fees: [], states: [], pools: [], routers: [] });
   const whole = empty();
   await feed(new ProcessorCore({ windowBlocks: 8, lookups, pricing }), run.blocks, whole, true);
 
@@ -223,4 +277,8 @@ test("devnet: a processor restarted from its stored rows stores the same USD col
     if (s.volume_usd !== null && s.volume_usd > 0) priced++;
   }
   t.true(priced > 50, `${priced} priced legs`);
+  const storedFees = new Map([...before.fees, ...resumed.fees].map((f) => [f.id, f]));
+  t.is(storedFees.size, whole.fees.length);
+  for (const f of whole.fees) t.is(storedFees.get(f.id)?.amount_usd, f.amount_usd, f.id);
+  t.true(whole.fees.filter((f) => f.amount_usd !== null).length > 20);
 });
