@@ -54,12 +54,19 @@ function newton(start: bigint, step: (v: bigint) => { delta: bigint; slope: bigi
 }
 
 /**
- * K at the pool's reserves and r^q depend on the pool state only. Pool states are immutable objects,
- * so they are kept per state object: repeated quotes against one state (the API's hot path) skip them.
+ * What depends on the pool state only, kept per state object (states are immutable): K at the reserves,
+ * r^q, and the powers of Newton's first step in each direction. Newton starts every solve from the
+ * reserve being solved for, so its first step raises the same two values for every amount: computed on
+ * first use, at the point of the solve where they are first needed (an exception one of them raises comes
+ * out there, and is not kept: the next solve raises it again), and bit-identical afterwards, being the
+ * same pure function of the same inputs. A small trade's solve takes two steps: 3 powers instead of 5.
  */
-const perPool = new WeakMap<PoolState, { k: bigint; rq: bigint }>();
+/** The two powers of the solved balance v in a step: the one in K, and the one lower (by 1) in its slope. */
+type FirstStep = { vq: bigint; vq1: bigint };
+type PoolConstants = { k: bigint; rq: bigint; from0?: FirstStep; from1?: FirstStep };
+const perPool = new WeakMap<PoolState, PoolConstants>();
 
-function poolConstants(pool: PoolState, prm: Params): { k: bigint; rq: bigint } {
+function poolConstants(pool: PoolState, prm: Params): PoolConstants {
   let c = perPool.get(pool);
   if (c === undefined) {
     c = { k: wstableK(prm, pool.reserve0, pool.reserve1), rq: powDown(prm.r, prm.q) };
@@ -71,33 +78,48 @@ function poolConstants(pool: PoolState, prm: Params): { k: bigint; rq: bigint } 
 /**
  * The Newton loops evaluate K and its slope at (fixed side, candidate). The powers of the fixed side and
  * of the rate do not change between iterations, so they are computed once — same inputs, same floors,
- * so the result is bit-identical to evaluating K and dK from scratch, with 2 powers per step instead of 5.
+ * so the result is bit-identical to evaluating K and dK from scratch, with 2 powers per step instead of 5
+ * (none in a first step whose powers are kept, `PoolConstants`).
  */
-function solveOut0to1(prm: Params, x: bigint, y: bigint, bIn: bigint, k: bigint, rq: bigint): bigint {
+function solveOut0to1(prm: Params, x: bigint, y: bigint, bIn: bigint, c: PoolConstants): bigint {
   const { a, r, p, q } = prm;
+  const { k, rq } = c;
   const X = (x + bIn) * E;
   const xp = powDown(X, p);
   const ar = mul(a, r);
   const ySolved = newton(y, (v) => {
     const Y = v * E;
     const rY = mul(r, Y);
-    const delta = mul(X + rY, a) + mul(xp, powDown(rY, q)) - k;
-    return { delta, slope: ar + mul(mul(mul(q, powDown(Y, q - E)), rq), xp) };
+    // (rY)^q and Y^(q−1) at v = y, the start, are the state's: the kept first step.
+    let first = v === y ? c.from0 : undefined;
+    if (first === undefined) {
+      first = { vq: powDown(rY, q), vq1: powDown(Y, q - E) };
+      if (v === y) c.from0 = first;
+    }
+    const delta = mul(X + rY, a) + mul(xp, first.vq) - k;
+    return { delta, slope: ar + mul(mul(mul(q, first.vq1), rq), xp) };
   });
   return y - ySolved;
 }
 
-function solveOut1to0(prm: Params, x: bigint, y: bigint, bIn: bigint, k: bigint, rq: bigint): bigint {
+function solveOut1to0(prm: Params, x: bigint, y: bigint, bIn: bigint, c: PoolConstants): bigint {
   const { a, r, p, q } = prm;
+  const { k, rq } = c;
   const Y = (y + bIn) * E;
   const rY = mul(r, Y);
   const ryq = powDown(rY, q);
   const yq = powDown(Y, q);
   const xSolved = newton(x, (v) => {
     const X = v * E;
-    // X^p then X^(p−1): the same base twice in a row, so pow reuses ln(X).
-    const delta = mul(X + rY, a) + mul(powDown(X, p), ryq) - k;
-    return { delta, slope: a + mul(mul(mul(p, powDown(X, p - E)), rq), yq) };
+    // X^p and X^(p−1) at v = x, the start, are the state's: the kept first step.
+    let first = v === x ? c.from1 : undefined;
+    if (first === undefined) {
+      // X^p then X^(p−1): the same base twice in a row, so pow reuses ln(X).
+      first = { vq: powDown(X, p), vq1: powDown(X, p - E) };
+      if (v === x) c.from1 = first;
+    }
+    const delta = mul(X + rY, a) + mul(first.vq, ryq) - k;
+    return { delta, slope: a + mul(mul(mul(p, first.vq1), rq), yq) };
   });
   return x - xSolved;
 }
@@ -105,10 +127,10 @@ function solveOut1to0(prm: Params, x: bigint, y: bigint, bIn: bigint, k: bigint,
 function baseOut(pool: PoolState, direction: Direction, amountIn: bigint): bigint {
   const bIn = lpFeeAdjusted(pool, amountIn);
   const prm = paramsOf(pool);
-  const { k, rq } = poolConstants(pool, prm);
+  const c = poolConstants(pool, prm);
   return direction === "0to1"
-    ? solveOut0to1(prm, pool.reserve0, pool.reserve1, bIn, k, rq)
-    : solveOut1to0(prm, pool.reserve0, pool.reserve1, bIn, k, rq);
+    ? solveOut0to1(prm, pool.reserve0, pool.reserve1, bIn, c)
+    : solveOut1to0(prm, pool.reserve0, pool.reserve1, bIn, c);
 }
 
 /** ∂K/∂x and ∂K/∂y at the pool's reserves (18-decimal fixed point), for its spot price. */

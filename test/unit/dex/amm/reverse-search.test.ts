@@ -17,6 +17,7 @@ import {
   swap,
 } from "../../../../dex/amm/index.ts";
 import { floorDiv } from "../../../../dex/amm/math.ts";
+import { devnetWeightedStableswap } from "../../../helpers/amm-pools.ts";
 
 /** A devnet weighted constant-product pool (seed 1): 4.2·10^19 units of token0 against 2.1·10^8 of token1. */
 const farApart = poolState({
@@ -31,18 +32,7 @@ const farApart = poolState({
 });
 
 /** A devnet weighted stableswap pool (seed 1). */
-const wstable = poolState({
-  type: "v2_weighted_stableswap",
-  reserve0: 86100097077197n,
-  reserve1: 88638084027258n,
-  lpSupply: 17136395882437432n,
-  lpFeeBps: 20n,
-  protocolFeeBps: 10n,
-  refFeeBps: 0n,
-  amp: 100000000000000000000n,
-  rate: 952380952390857142n,
-  w0: 500000000000000000n,
-});
+const wstable = devnetWeightedStableswap;
 
 function checkTargets(t: import("ava").ExecutionContext, pool: PoolState, targets: bigint[]) {
   for (const direction of ["0to1", "1to0"] as const) {
