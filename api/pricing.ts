@@ -110,6 +110,8 @@ export type TvlInterval = "hour" | "day";
 export type TvlPoint = { at: number; tvlUsd: number | null; untrackedTvlUsd: number | null };
 export type TvlHistory = { since: number; until: number; interval: TvlInterval; points: TvlPoint[] };
 
+const byAddress = (x: RawAddress, y: RawAddress): number => (x < y ? -1 : x > y ? 1 : 0);
+
 /** Boundaries `first`, `first + step`, … ≤ `last` (unix seconds), as `getPoolStateTimeline` reads them. */
 export type Boundaries = { readonly first: number; readonly last: number; readonly step: number };
 
@@ -124,18 +126,23 @@ export function* tvlAtBoundaries(
   b: Boundaries,
   pricing: PricingConfig,
 ): Generator<{ at: number; tvl: DexTvl | null }> {
-  // A stable sort: the pools of one boundary stay in the read's order (a float sum in another order can
-  // differ in its last bits).
   const sorted = [...timeline].sort((x, y) => x.at - y.at);
   const states = new Map<RawAddress, PoolState>();
+  // The pools are priced in address order at every boundary, whatever the window's first boundary: a float
+  // sum in another order can differ in its last bits, and a point must not depend on the window it was
+  // asked in (a DEX TVL point is kept once computed: ./queries/tvl.ts).
+  let order: RawAddress[] = [];
   let next = 0;
   for (let at = b.first; at <= b.last; at += b.step) {
+    const known = states.size;
     while (next < sorted.length && sorted[next]!.at <= at) {
       const p = sorted[next++]!;
       states.set(p.pool, p.state);
     }
+    if (states.size !== known) order = [...states.keys()].sort(byAddress);
     const priced: PricingPool[] = [];
-    for (const [address, state] of states) {
+    for (const address of order) {
+      const state = states.get(address)!;
       const p = pools.get(address);
       if (p === undefined || p.token0 === null || p.token1 === null) continue;
       priced.push({ address, token0: p.token0, token1: p.token1, state, deprecated: p.deprecated });

@@ -31,11 +31,19 @@ import {
   type Window,
   type WithdrawalRow,
 } from "./queries/sql/stats.ts";
+import {
+  insertKeptDexTvl,
+  type KeptDexTvl,
+  type KeptDexTvlPoint,
+  selectKeptDexTvl,
+} from "./queries/sql/tvl-kept.ts";
 import type { OperationRecord, RawAddress } from "./read-model.ts";
 
 export type {
   CandleRow,
   DexTotalsRow,
+  KeptDexTvl,
+  KeptDexTvlPoint,
   LastCloseRow,
   PoolStatsRow,
   ReferrerAssetRow,
@@ -72,6 +80,10 @@ export interface StatsReadModel {
   candles(q: CandleQuery): Promise<CandleRow[]>;
   /** The last trade of the pool before `before`; null: none. */
   lastClose(q: { pool: RawAddress; timeframe: Timeframe; before: number }): Promise<LastCloseRow | null>;
+  /** The DEX TVL points kept at the boundaries `first`, `first + step`, … ≤ `last` (hours), and what tells
+   * which still hold (./queries/sql/tvl-kept.ts); absent: none are kept, every point is computed. */
+  keptDexTvl?(q: { pricing: string; first: number; last: number; step: number }): Promise<KeptDexTvl>;
+  keepDexTvl?(pricing: string, points: readonly KeptDexTvlPoint[]): Promise<void>;
 }
 
 export class ClickHouseStatsReadModel implements StatsReadModel {
@@ -110,6 +122,14 @@ export class ClickHouseStatsReadModel implements StatsReadModel {
 
   lastClose(q: { pool: RawAddress; timeframe: Timeframe; before: number }): Promise<LastCloseRow | null> {
     return selectLastClose(this.store, { ...q, pool: norm(q.pool) });
+  }
+
+  keptDexTvl(q: { pricing: string; first: number; last: number; step: number }): Promise<KeptDexTvl> {
+    return selectKeptDexTvl(this.store, q);
+  }
+
+  keepDexTvl(pricing: string, points: readonly KeptDexTvlPoint[]): Promise<void> {
+    return insertKeptDexTvl(this.store, pricing, points);
   }
 
   /** Operation rows → records, each seen from its own user (the wallet that started it). */

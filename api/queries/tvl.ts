@@ -5,6 +5,8 @@
  * `until` = the newest indexed transaction, `since` = 30 intervals of a day or 7 days of hours before it.
  * A point is null when nothing can be valued then (no pricing, no state, no price).
  */
+
+import { createHash } from "node:crypto";
 import {
   type DexTvl,
   dexTvl,
@@ -16,6 +18,7 @@ import {
 import type { ApiDeps } from "../deps.ts";
 import { BadRequestError, NotFoundError } from "../errors.ts";
 import {
+  type Boundaries,
   pricingPools,
   type TvlHistory,
   type TvlInterval,
@@ -23,8 +26,12 @@ import {
   tvlAtBoundaries,
 } from "../pricing.ts";
 import type { PoolRecord, RawAddress } from "../read-model.ts";
+import type { StatsReadModel } from "../read-model-stats.ts";
 
-const STEP: Record<TvlInterval, number> = { hour: 3_600, day: 86_400 };
+const HOUR = 3_600;
+const DAY = 86_400;
+const WEEK = 7 * DAY;
+const STEP: Record<TvlInterval, number> = { hour: HOUR, day: DAY };
 const DEFAULT_SPAN: Record<TvlInterval, number> = { hour: 7 * 86_400, day: 30 * 86_400 };
 /** Most points per answer: a longer window asks for a coarser interval. */
 export const MAX_TVL_POINTS = 1_000;
@@ -50,6 +57,19 @@ export async function tvlHistory(
   if (count === 0) return out;
   out.points = await tvlPoints(deps, { first, last: first + (count - 1) * step, step, pool: q.pool });
   return out;
+}
+
+/**
+ * Computes and keeps the DEX TVL at every hour boundary in [from, to] without a kept point that still holds
+ * (a week of hours per read of the states), so that the histories over them are read rather than computed.
+ * Without pricing or a store keeping points, nothing is done.
+ */
+export async function keepDexTvlHours(deps: ApiDeps, range: { from: number; to: number }): Promise<void> {
+  if (deps.pricing === undefined || deps.stats?.keptDexTvl === undefined) return;
+  const last = Math.floor(range.to / HOUR) * HOUR;
+  for (let first = Math.ceil(range.from / HOUR) * HOUR; first <= last; first += WEEK) {
+    await tvlPoints(deps, { first, last: Math.min(last, first + WEEK - HOUR), step: HOUR });
+  }
 }
 
 /** The DEX TVL at the instant `at` (unix seconds): every pool's state after its last transaction at or
@@ -84,10 +104,25 @@ async function tvlPoints(
   deps: ApiDeps,
   q: { first: number; last: number; step: number; pool?: RawAddress },
 ): Promise<TvlPoint[]> {
+  const pricing = deps.pricing;
+  const read = deps.stats?.keptDexTvl?.bind(deps.stats);
+  const hours = q.first % HOUR === 0 && (q.step % HOUR === 0 || q.first === q.last);
+  if (q.pool === undefined && pricing !== undefined && hours && read !== undefined) {
+    const keep = deps.stats?.keepDexTvl?.bind(deps.stats);
+    return keptDexTvlPoints(deps, { read, keep }, { first: q.first, last: q.last, step: q.step }, pricing);
+  }
+  return computedPoints(deps, await deps.data.listPools(), q);
+}
+
+/** The points of `b`, computed from the states at each boundary (pools in `list` valued). */
+async function computedPoints(
+  deps: ApiDeps,
+  list: readonly PoolRecord[],
+  q: Boundaries & { pool?: RawAddress },
+): Promise<TvlPoint[]> {
   const { first, last, step } = q;
   const points: TvlPoint[] = [];
   const pricing = deps.pricing;
-  const list = await deps.data.listPools();
   const pools = new Map(list.map((p) => [p.address, p]));
   // One pool's TVL: only the states of the pools it depends on (the same figure, a fraction of the rows).
   const only =
@@ -114,5 +149,104 @@ async function tvlPoints(
         : { at, tvlUsd: tvl?.pools.get(q.pool) ?? null, untrackedTvlUsd: null },
     );
   }
+  return points;
+}
+
+/**
+ * Bumped whenever dex/pricing or this module changes what a DEX TVL point is: points kept under another
+ * version are not read (their pricing fingerprint differs).
+ */
+const TVL_RULES = 1;
+
+/** The fingerprint kept points are stored under: the TVL rules and the pricing configuration. */
+export function pricingFingerprint(pricing: PricingConfig): string {
+  return createHash("sha256")
+    .update(JSON.stringify({ rules: TVL_RULES, pricing }))
+    .digest("hex")
+    .slice(0, 32);
+}
+
+const U64 = (1n << 64n) - 1n;
+
+/**
+ * The catalogue fingerprint of each boundary: over the listed pools with a first state day at or before the
+ * end of the boundary's day (every pool with a state at the boundary among them), the sum of a hash of each
+ * one's address, tokens and deprecated flag. A kept point is read only under the fingerprint it was
+ * computed with: a token learnt later or a pool listed later with older states makes it stale, a pool that
+ * first traded after the boundary's day does not.
+ */
+function catalogueFingerprints(
+  list: readonly PoolRecord[],
+  firstDays: ReadonlyMap<RawAddress, number>,
+): (at: number) => bigint {
+  const members = list
+    .filter((p) => firstDays.has(p.address))
+    .map((p) => ({ day: firstDays.get(p.address) as number, hash: poolHash(p) }))
+    .sort((a, b) => a.day - b.day);
+  const sums: bigint[] = [];
+  let sum = 0n;
+  for (const m of members) {
+    sum = (sum + m.hash) & U64;
+    sums.push(sum);
+  }
+  return (at) => {
+    const end = Math.ceil(at / DAY) * DAY;
+    // The number of members with day <= end (binary search over the sorted days).
+    let lo = 0;
+    let hi = members.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((members[mid] as { day: number }).day <= end) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? 0n : (sums[lo - 1] as bigint);
+  };
+}
+
+const poolHash = (p: PoolRecord): bigint =>
+  createHash("sha256")
+    .update(`${p.address}\t${p.token0 ?? ""}\t${p.token1 ?? ""}\t${p.deprecated ? 1 : 0}`)
+    .digest()
+    .readBigUInt64BE(0);
+
+/**
+ * The DEX TVL points of `b` (hour boundaries): the kept ones that still hold (./sql/tvl-kept.ts: computed
+ * under this pricing and catalogue, no state of theirs written since), the others computed and kept.
+ */
+async function keptDexTvlPoints(
+  deps: ApiDeps,
+  kept: { read: NonNullable<StatsReadModel["keptDexTvl"]>; keep: StatsReadModel["keepDexTvl"] },
+  b: Boundaries,
+  pricing: PricingConfig,
+): Promise<TvlPoint[]> {
+  const fingerprint = pricingFingerprint(pricing);
+  const [list, stored] = await Promise.all([
+    deps.data.listPools(),
+    kept.read({ pricing: fingerprint, ...b }),
+  ]);
+  const catalogueAt = catalogueFingerprints(list, stored.firstDays);
+  const found = new Map<number, TvlPoint>();
+  for (const p of stored.points) {
+    if (p.catalogue !== catalogueAt(p.at)) continue;
+    if (stored.written.some((w) => w.at <= p.at && w.written >= p.computed)) continue;
+    found.set(p.at, { at: p.at, tvlUsd: p.tvlUsd, untrackedTvlUsd: p.untrackedTvlUsd });
+  }
+  const missing: number[] = [];
+  for (let at = b.first; at <= b.last; at += b.step) if (!found.has(at)) missing.push(at);
+  if (missing.length > 0) {
+    const lo = missing[0] as number;
+    const hi = missing.at(-1) as number;
+    const wanted = new Set(missing);
+    const computed = (await computedPoints(deps, list, { first: lo, last: hi, step: b.step })).filter((p) =>
+      wanted.has(p.at),
+    );
+    for (const p of computed) found.set(p.at, p);
+    await kept.keep?.(
+      fingerprint,
+      computed.map((p) => ({ ...p, catalogue: catalogueAt(p.at), computed: stored.now })),
+    );
+  }
+  const points: TvlPoint[] = [];
+  for (let at = b.first; at <= b.last; at += b.step) points.push(found.get(at) as TvlPoint);
   return points;
 }

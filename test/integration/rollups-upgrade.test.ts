@@ -2,8 +2,8 @@
  * A data dir written before migrations 015 to 018 upgrades with its rollups whole: the hour rows copied into
  * pool_rollup_1h_by_bucket, every row's last_trade its close and first_trade its open (the existing parts
  * materialized), the state rows copied into the tables sorted by time, the wallet ids kept through 017's copy
- * and copied into 018's lookup, the DEX-wide rows kept through 018's copy. Its own file: one chdb path per
- * process.
+ * and copied into 018's lookup, the DEX-wide rows kept through 018's copy, each pool's first state day
+ * copied into 020's table. Its own file: one chdb path per process.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -104,4 +104,12 @@ test("rollups written at schema 014 are copied and materialized by 015 to 018", 
   );
   await copiesAgree(t, store);
   t.is(await stateCopiesAgree(t, store), 3 + 2, "hours 1, 2, 5 and days 1, 2 of the states");
+  // 020: the pool's first day row (state 1 at T0 + 5 h: the day ending at T0 + 1 day).
+  t.deepEqual(
+    await store.query(
+      "SELECT pool, toUInt32(min(first_day)) AS day FROM pool_first_state_day GROUP BY pool",
+      z.object({ pool: z.string(), day: z.number() }),
+    ),
+    [{ pool: POOL, day: T0 + 24 * HOUR }],
+  );
 });
