@@ -62,8 +62,10 @@ function poolStatsDto(v: PoolStatsView) {
     quote_volume: whole(v.quoteVolume, v.quote),
     base_liquidity: state === null ? null : whole(state.reserve0, v.base),
     quote_liquidity: state === null ? null : whole(state.reserve1, v.quote),
+    // Deprecated upstream with no stated unit: not invented. The USD price of one LP token is the pool's
+    // current one (its newest state, as `*_liquidity`), as /v1/pools gives it; null when not known.
     lp_price: null,
-    lp_price_usd: null,
+    lp_price_usd: v.record?.stats?.lpPriceUsd ?? null,
     trades: v.trades,
     unique_wallets: v.uniqueWallets,
     volume_usd: usdText(v.volumeUsd),

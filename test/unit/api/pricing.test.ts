@@ -10,13 +10,15 @@ import { dexTvlAt } from "../../../api/queries/tvl.ts";
 import type { AssetRecord, PoolRecord } from "../../../api/read-model.ts";
 import { MemoryReadModel } from "../../../api/read-model-memory.ts";
 import { pricedReadModel } from "../../../api/read-model-priced.ts";
+import type { PoolStatsRow } from "../../../api/read-model-stats.ts";
 import { type PoolState, poolState } from "../../../dex/amm/index.ts";
 import { DEFAULT_THRESHOLDS, type PricingConfig, TON_ADDRESS } from "../../../dex/pricing/index.ts";
 import { assetListResponse, assetV2ListResponse } from "../../../schemas/api/assets.ts";
 import { poolListResponse, poolResponse } from "../../../schemas/api/pools.ts";
+import { poolStatsResponse } from "../../../schemas/api/stats.ts";
 import { dexTvlResponse, poolTvlResponse } from "../../../schemas/api/tvl.ts";
 import { raw, TRACE } from "./fixtures.ts";
-import { f, request, startApi, testDeps } from "./harness.ts";
+import { EMPTY_STATS, f, request, startApi, testDeps } from "./harness.ts";
 
 const TON = TON_RAW;
 const USDT = raw("pricing USDT");
@@ -191,6 +193,53 @@ test("pools: lp_total_supply_usd (TVL), lp_price_usd, volume_24h_usd, apy_1d/7d/
     );
     const one = await request(api, "GET", `/v1/pools/${f(P_STON.address)}`);
     t.is(poolResponse.parse(one.json).pool.lp_total_supply_usd, "1200000");
+  } finally {
+    await api.close();
+  }
+});
+
+test("/v1/stats/pool: lp_price_usd is the pool's current LP price, as /v1/pools gives it; null when it has none", async (t) => {
+  const row = (pool: PoolRecord): PoolStatsRow => ({
+    pool: pool.address,
+    router: pool.router,
+    token_a: pool.token0Wallet ?? "",
+    token_b: pool.token1Wallet ?? "",
+    trades: 1,
+    not_executed: 0,
+    volume_a: 1n,
+    volume_b: 1n,
+    protocol_fee_a: 0n,
+    protocol_fee_b: 0n,
+    protocol_fee_unknown: 0,
+    referral_fee_a: 0n,
+    referral_fee_b: 0n,
+    unique_wallets: 1,
+    volume_usd: 0,
+    untracked_volume_usd: 0,
+    lp_fee_usd: 0,
+    volume_usd_unknown: 0,
+    last: [1n, 1n],
+  });
+  const base = deps();
+  const api = await startApi({
+    ...base,
+    stats: { ...EMPTY_STATS, poolStats: async () => [row(P_TON), row(P_FISH)] },
+  });
+  try {
+    const pools = poolListResponse.parse((await request(api, "GET", "/v1/pools")).json).pool_list;
+    const res = await request(
+      api,
+      "GET",
+      "/v1/stats/pool?since=2024-01-01T00:00:00&until=2024-01-02T00:00:00",
+    );
+    t.is(res.status, 200);
+    const stats = new Map(poolStatsResponse.parse(res.json).stats.map((s) => [s.pool_address, s]));
+    const ton = stats.get(f(P_TON.address));
+    t.truthy(pools.find((p) => p.address === f(P_TON.address))?.lp_price_usd);
+    t.is(ton?.lp_price_usd, pools.find((p) => p.address === f(P_TON.address))?.lp_price_usd);
+    close(t, ton?.lp_price_usd ?? undefined, 6_000_000 / 54_772.255750516);
+    t.is(stats.get(f(P_FISH.address))?.lp_price_usd, null, "no LP supply: no LP price");
+    t.is(ton?.lp_price, null);
   } finally {
     await api.close();
   }
