@@ -176,11 +176,15 @@ function spotGuess(ctx: Ctx, b: bigint): bigint | null {
   return ceilDiv(b * spot.den * FEE_DIVIDER, spot.num * keep);
 }
 
+/** Secant steps up from the spot guess before the steps grow ×4 (`searchInput`). */
+const SECANT_STEPS = 3;
+
 /**
  * The smallest input whose gross output reaches `b`, for the curves without a closed form. The gross
  * output is monotone in the input, so any search that keeps a bracket (`lo` never reaches, `hi` does) and
  * stops at width 1 finds it exactly; this one finds it in a few curve evaluations instead of one per bit:
- * 1. bracket: from the spot price's guess, steps growing ×4 (from guess/2^16) until the target is crossed;
+ * 1. bracket: from the spot price's guess, steps until the target is crossed: upwards the shortfall at a
+ *    secant's rate (a few times, then growing ×4), downwards growing ×4 from guess/2^16;
  * 2. shrink: interpolate on the level (the gross output, or the curve's finer value before its last floor)
  *    between the bracket's ends; when an interpolation does not halve the bracket, the target is near the
  *    side it moved, and steps from that side grow ×4 until they cross it (a step wider than half the
@@ -217,13 +221,28 @@ function searchInput(ctx: Ctx, b: bigint): Found | null {
       }
     } else {
       [lo, low] = [guess, g];
-      for (let a = guess + step; a < hi; step *= 4n, a = lo + step) {
+      // The spot price ignores the curve's slope, so its guess falls short, by little: steps up are the
+      // shortfall at the rate of a secant (from no input to the guess, then through the last two inputs
+      // short of the target), which usually lands on the answer; ×4 growth after `SECANT_STEPS` of them.
+      let from: Probe = { reaches: false, out: 0n, level: 0n };
+      let fromAt = 0n;
+      let secants = SECANT_STEPS;
+      const secantStep = (): bigint | null => {
+        if (secants === 0 || low.level === null || from.level === null || low.level <= from.level)
+          return null;
+        secants--;
+        return ceilDiv((target - low.level) * (lo - fromAt), low.level - from.level);
+      };
+      step = secantStep() ?? step;
+      for (let a = lo + step; a < hi; a = lo + step) {
         const q = probe(a);
         if (q.reaches) {
           [hi, high] = [a, q];
           break;
         }
+        [fromAt, from] = [lo, low];
         [lo, low] = [a, q];
+        step = secantStep() ?? step * 4n;
       }
     }
   }

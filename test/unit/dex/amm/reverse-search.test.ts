@@ -18,6 +18,7 @@ import {
 } from "../../../../dex/amm/index.ts";
 import { floorDiv } from "../../../../dex/amm/math.ts";
 import { devnetWeightedStableswap } from "../../../helpers/amm-pools.ts";
+import { int, prng } from "../../../helpers/prng.ts";
 
 /** A devnet weighted constant-product pool (seed 1): 4.2·10^19 units of token0 against 2.1·10^8 of token1. */
 const farApart = poolState({
@@ -59,6 +60,33 @@ test("weighted constant product with prices far apart: minimal inputs across lon
 
 test("weighted stableswap: minimal inputs for many targets on one state", (t) => {
   checkTargets(t, wstable, [1n, 999n, 1_000_000n, 886_380_841n, 886_380_842n, 10n ** 12n]);
+});
+
+/** A stableswap pool with the devnet's shape (amp 100, reserves ~10^13). */
+const stable = poolState({
+  type: "v2_stableswap",
+  reserve0: 9_700_000_000_000n,
+  reserve1: 10_300_000_000_000n,
+  lpSupply: 20_000_000_000_000n,
+  lpFeeBps: 20n,
+  protocolFeeBps: 10n,
+  refFeeBps: 0n,
+  amp: 100n,
+});
+
+test("seeded targets from 1 unit to a tenth of the smaller reserve: every answer minimal", (t) => {
+  // The search steps from the spot price's guess by secants, then by growing steps; whichever way it
+  // brackets the answer, the answer is the definition's (checkTargets).
+  const r = prng(19);
+  for (const pool of [wstable, farApart, stable]) {
+    const most = (pool.reserve0 < pool.reserve1 ? pool.reserve0 : pool.reserve1) / 10n;
+    const targets = [most];
+    for (let i = 0; i < 40; i++) {
+      const scaled = most / 10n ** BigInt(int(r, most.toString().length)) + 1n;
+      targets.push(BigInt(Math.floor(r() * Number(scaled))) + 1n);
+    }
+    checkTargets(t, pool, targets);
+  }
 });
 
 test("a curve's finer value floors to its output, and throws where it does", (t) => {
