@@ -167,6 +167,21 @@ test.serial(
     t.notDeepEqual(unpriced, late);
     t.deepEqual(await tvlHistory(depsOf(store, { kept: true, pricing }), WINDOW), unpriced);
     t.deepEqual(await tvlHistory(depsOf(store, { kept: true }), WINDOW), late);
+    // A store refusing the write (a read-only user): the points are computed and answered all the same.
+    const readOnly = depsOf(store, { kept: true, pricing: { ...PRICING, minDepthUsd: 1 } });
+    const refused: unknown[] = [];
+    const stats = new ClickHouseStatsReadModel(store);
+    stats.keepDexTvl = () => Promise.reject(new Error("read-only"));
+    const answered = await tvlHistory(
+      {
+        ...readOnly,
+        stats,
+        logger: { warn: (o: unknown) => refused.push(o), error: () => {}, info: () => {} },
+      },
+      WINDOW,
+    );
+    t.deepEqual(answered, await tvlHistory({ ...readOnly, stats: undefined }, WINDOW));
+    t.is(refused.length, 1);
     // Daily points are hour boundaries too: read from the same kept points.
     const daily = { since: H - 3 * DAY_MS, until: H + 2 * DAY_MS, interval: "day" as const };
     t.deepEqual(
