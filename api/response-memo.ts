@@ -27,8 +27,8 @@
  * - a new answer joins the `recentEntries` newest ones (the oldest leaves), few enough to die young; an
  *   answer asked for again while there moves to the main memory, bounded by `maxEntries` (cleared when
  *   full);
- * - the keys of the `seenKeys` newest answers are remembered as 31-bit hashes (small integers: nothing
- *   for the collector to copy), and an answer whose key was seen there goes to the main memory at once:
+ * - the keys of the `seenKeys` newest answers are remembered as 31-bit hashes in fixed typed arrays
+ *   (./hash-window.ts: nothing for the collector to copy or promote), and an answer whose key was seen there goes to the main memory at once:
  *   a request repeated later than `recentEntries` others but within `seenKeys` is computed twice, then
  *   answered from memory. A hash collision only keeps one answer in the main memory it did not need.
  *
@@ -39,6 +39,7 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { Context, Middleware, Next } from "koa";
+import { hashWindow } from "./hash-window.ts";
 
 export type ResponseMemoOptions = {
   /** Exact paths whose responses may be memoized. */
@@ -124,10 +125,8 @@ export function createResponseMemo(options: ResponseMemoOptions): ResponseMemo {
   const entries = new Map<string, Entry>();
   /** The newest answers not yet asked for again, oldest first (a Map iterates in insertion order). */
   const recent = new Map<string, Entry>();
-  /** Hashes of the newest stored keys: a set, and a ring of the same hashes that says which one leaves. */
-  const seen = new Set<number>();
-  const seenRing = new Int32Array(seenKeys);
-  let seenNext = 0;
+  /** Hashes of the newest stored keys. */
+  const seen = hashWindow(seenKeys);
   const flights = new Map<string, Flight>();
   const counts = { hits: 0, misses: 0, shared: 0, stored: 0 };
   let next: RequestListener = () => {
@@ -155,15 +154,7 @@ export function createResponseMemo(options: ResponseMemoOptions): ResponseMemo {
   };
 
   /** Whether `key` was stored among the last `seenKeys` answers; remembers it as the newest. */
-  const seenBefore = (key: string): boolean => {
-    const h = keyHash(key);
-    if (seen.has(h)) return true;
-    if (seen.size >= seenKeys) seen.delete(seenRing[seenNext] as number);
-    seen.add(h);
-    seenRing[seenNext] = h;
-    seenNext = (seenNext + 1) % seenKeys;
-    return false;
-  };
+  const seenBefore = (key: string): boolean => seen.seenBefore(keyHash(key));
 
   /** Keeps a new answer: among the recent ones, or in the main memory when its key was seen before. */
   const store = (key: string, entry: Entry) => {
