@@ -41,10 +41,12 @@ export function checkWindow(since: number, until: number): Window {
 
 export async function dexStats(deps: ApiDeps, q: { since?: number; until?: number }): Promise<DexStatsView> {
   const stats = statsOf(deps);
-  const until = q.until ?? (await deps.data.getIndexedHead())?.utime ?? Math.floor(deps.clock() / 1000);
+  // Without `until`, the head read here also tells dexTvlAt where the newest states are (one read, not two).
+  const head = q.until === undefined ? await deps.data.getIndexedHead() : undefined;
+  const until = q.until ?? head?.utime ?? Math.floor(deps.clock() / 1000);
   const w = checkWindow(q.since ?? STONFI_LAUNCH, until);
   // The totals (the rollups) and the TVL at `until` (the pools' states) are independent reads.
-  const [t, tvlUsd] = await Promise.all([stats.dexTotals(w, null), dexTvlAt(deps, w.until)]);
+  const [t, tvlUsd] = await Promise.all([stats.dexTotals(w, null), dexTvlAt(deps, w.until, head)]);
   return { ...w, trades: t.trades, uniqueWallets: t.unique_wallets, volumeUsd: usdOf(t), tvlUsd };
 }
 

@@ -74,8 +74,13 @@ export async function keepDexTvlHours(deps: ApiDeps, range: { from: number; to: 
 
 /** The DEX TVL at the instant `at` (unix seconds): every pool's state after its last transaction at or
  * before `at`, priced then; null when nothing can be valued (no pricing, no state, no price). */
-export async function dexTvlAt(deps: ApiDeps, at: number): Promise<number | null> {
-  const head = await deps.data.getIndexedHead();
+export async function dexTvlAt(
+  deps: ApiDeps,
+  at: number,
+  /** The indexed head when the caller has just read it; undefined: read here. */
+  indexedHead?: { utime: number } | null,
+): Promise<number | null> {
+  const head = indexedHead === undefined ? await deps.data.getIndexedHead() : indexedHead;
   if (head !== null && at >= head.utime && deps.pricing !== undefined) {
     // Nothing happened after the newest indexed transaction: the pools' latest states (the reference
     // lists the API keeps in memory), not a scan of the state history.
