@@ -10,7 +10,8 @@ import { join } from "node:path";
 import anyTest, { type TestFn } from "ava";
 import { z } from "zod";
 import type { ApiDeps } from "../../api/deps.ts";
-import { tvlHistory } from "../../api/queries/tvl.ts";
+import { pricingFingerprint, tvlHistory } from "../../api/queries/tvl.ts";
+import { keepDexTvlInBackground } from "../../api/queries/tvl-keeper.ts";
 import { ClickHouseReadModel } from "../../api/read-model-clickhouse.ts";
 import { ClickHouseStatsReadModel } from "../../api/read-model-stats.ts";
 import type { PoolState } from "../../dex/amm/index.ts";
@@ -66,8 +67,9 @@ test.before(async (t) => {
   const dir = mkdtempSync(join(tmpdir(), "tondex-tvl-kept-"));
   const store = await openStore({ clickhouseUrl: null, dataDir: dir });
   await migrate(store);
-  const { routers, assets, pools, pool_states } = FACTS;
-  await writeBatch(store, { routers, assets, pools, pool_states }, position());
+  // The catalogue, the states and the transactions (the indexed head: T0 + 500); no operations.
+  const { routers, assets, pools, pool_states, transactions, messages } = FACTS;
+  await writeBatch(store, { routers, assets, pools, pool_states, transactions, messages }, position());
   // TON/USDT pools moving over the hours after T0.
   await writeBatch(
     store,
@@ -188,5 +190,44 @@ test.serial(
       await tvlHistory(depsOf(store, { kept: true }), daily),
       await tvlHistory(depsOf(store, { kept: false }), daily),
     );
+  },
+);
+
+test.serial(
+  "the keeper keeps every hour from the first state's day to the head; histories then only read",
+  async (t) => {
+    const { store } = t.context;
+    const pricing = { ...PRICING, minDepthUsd: 7 };
+    const deps = depsOf(store, { kept: true, pricing });
+    const keeper = keepDexTvlInBackground(deps, { everyMs: 60_000 });
+    await keeper.settled();
+    await keeper.stop();
+    const [head] = await store.query(
+      "SELECT toUInt32(max(utime)) AS head FROM transactions",
+      z.object({ head: z.number() }),
+    );
+    const [firstDay] = await store.query(
+      "SELECT toUInt32(min(first_day)) AS day FROM pool_first_state_day",
+      z.object({ day: z.number() }),
+    );
+    const hours = await store.query(
+      "SELECT toUInt32(at) AS at FROM dex_tvl_1h FINAL WHERE pricing = {p:String} ORDER BY at",
+      z.object({ at: z.number() }),
+      { p: pricingFingerprint(pricing) },
+    );
+    const from = Math.ceil(((firstDay?.day ?? 0) - DAY_MS) / HOUR) * HOUR;
+    const to = Math.floor((head?.head ?? 0) / HOUR) * HOUR;
+    t.true(to > from);
+    t.deepEqual(
+      hours.map((r) => r.at),
+      Array.from({ length: (to - from) / HOUR + 1 }, (_, i) => from + i * HOUR),
+    );
+    const before = await kept(store);
+    const window = { since: from, until: to, interval: "hour" as const };
+    t.deepEqual(
+      await tvlHistory(deps, window),
+      await tvlHistory(depsOf(store, { kept: false, pricing }), window),
+    );
+    t.deepEqual(await kept(store), before, "nothing computed by the request");
   },
 );
