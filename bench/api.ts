@@ -29,7 +29,7 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { friendly } from "../api/mappers/common.ts";
@@ -81,6 +81,8 @@ export type KindBench = {
   kind: Kind;
   route: string;
   bodyBytes: number;
+  /** The machine's 1-minute load average before and after this simulation's runs (other processes count). */
+  load: [number, number];
   /** Distinct request shapes (pair and direction, or pool) the distinct load rotates over. */
   templates: number;
   /** Shapes left out because their first request did not answer 200 (named in the output). */
@@ -245,6 +247,7 @@ export async function runApiBench(options: { blocks?: number; kinds?: Kind[] } =
           templates.push(t);
         }
         if (body === undefined || templates.length === 0) throw new Error(`${kind}: no request answered 200`);
+        const loadBefore = loadavg()[0] ?? 0;
         const bare = await bareServer(body);
         try {
           const repeatedPath = at(templates[0]!, 0);
@@ -269,6 +272,7 @@ export async function runApiBench(options: { blocks?: number; kinds?: Kind[] } =
             kind,
             route: ROUTES[kind],
             bodyBytes: body.length,
+            load: [loadBefore, loadavg()[0] ?? 0],
             templates: templates.length,
             dropped,
             bare: bareLoad,
@@ -303,7 +307,10 @@ export function printApiBench(r: ApiBench): void {
       `${fmt(r.devnet.transactions)} tx, ${r.pools} pools with reserves)`,
   );
   for (const k of r.kinds) {
-    console.log(`POST ${k.route} (body ${k.bodyBytes} bytes; distinct over ${k.templates} request shapes)`);
+    console.log(
+      `POST ${k.route} (body ${k.bodyBytes} bytes; distinct over ${k.templates} request shapes; ` +
+        `load average ${k.load[0].toFixed(2)} before, ${k.load[1].toFixed(2)} after)`,
+    );
     for (const d of k.dropped) console.log(`  left out (not 200): ${d}`);
     console.log(line("baseline: bare node:http, same body", k.bare));
     const rep = k.repeated.requestsPerSecond / k.bare.requestsPerSecond;
