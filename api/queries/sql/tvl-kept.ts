@@ -2,14 +2,15 @@
  * The DEX TVL points kept at hour boundaries (migration 020, api/queries/tvl.ts): what one read needs to tell
  * which kept points still hold, and the write of newly computed ones.
  *
- * One statement returns four kinds of rows: `p` the kept points of the boundaries asked for (FINAL: the last
- * computation of each), `w` the hour boundaries up to the last one asked for whose state rows were written
- * after the oldest of those computations (a point at t computed at c is stale when such an hour at <= t was
- * written at or after c), `f` every pool's first day row (which listed pools a point depends on), `c` the
- * engine clock now (the `computed` of points priced from states read after this statement).
+ * One statement returns four kinds of rows: `p` the kept points of the boundaries asked for (every stored
+ * computation; the newest of each boundary is taken here, as FINAL would keep it, without FINAL's merge),
+ * `w` the hour boundaries up to the last one asked for whose state rows were written after the oldest of
+ * those computations (a point at t computed at c is stale when such an hour at <= t was written at or after
+ * c), `f` every pool's first day row (which listed pools a point depends on), `c` the engine clock now (the
+ * `computed` of points priced from states read after this statement).
  */
-import { z } from "zod";
 import type { Store } from "../../../infra/store/client.ts";
+import { floatOrNull, int, oneOf, rowReader, text, unsigned } from "./fast-row.ts";
 
 const ts = (name: string) => `toDateTime({${name}:UInt32}, 'UTC')`;
 const CLOCK = "toUInt64(toUnixTimestamp64Micro(now64(6)))";
@@ -18,7 +19,7 @@ const RANGE = `pricing = {pricing:String} AND at >= ${ts("first")} AND at <= ${t
 const KEPT_SQL = `
 SELECT 'p' AS kind, toUInt32(at) AS at, toString(catalogue) AS key, tvl_usd AS tvl, untracked_tvl_usd AS untracked,
   computed AS t
-FROM dex_tvl_1h FINAL
+FROM dex_tvl_1h
 WHERE ${RANGE} AND toUInt32(at) % {step:UInt32} = 0
 UNION ALL
 SELECT 'w', toUInt32(at), '', CAST(NULL AS Nullable(Float64)), CAST(NULL AS Nullable(Float64)), max(written)
@@ -34,14 +35,16 @@ GROUP BY pool
 UNION ALL
 SELECT 'c', toUInt32(0), '', CAST(NULL AS Nullable(Float64)), CAST(NULL AS Nullable(Float64)), ${CLOCK}`;
 
-const keptRow = z.object({
-  kind: z.enum(["p", "w", "f", "c"]),
-  at: z.number().int(),
-  key: z.string(),
-  tvl: z.number().nullable(),
-  untracked: z.number().nullable(),
-  t: z.coerce.bigint(),
-});
+const KINDS = ["p", "w", "f", "c"] as const;
+/** Read by hand (./fast-row.ts): one row per pool (its first day) besides the points. */
+const keptRow = rowReader((r) => ({
+  kind: oneOf(r, "kind", KINDS),
+  at: int(r, "at"),
+  key: text(r, "key"),
+  tvl: floatOrNull(r, "tvl"),
+  untracked: floatOrNull(r, "untracked"),
+  t: unsigned(r, "t"),
+}));
 
 /** A kept point: the DEX TVL at `at` as computed at `computed` (engine µs) under `catalogue`. */
 export type KeptDexTvlPoint = {
@@ -67,9 +70,13 @@ export async function selectKeptDexTvl(
   q: { pricing: string; first: number; last: number; step: number },
 ): Promise<KeptDexTvl> {
   const out: KeptDexTvl = { points: [], written: [], firstDays: new Map(), now: 0n };
+  // The newest computation of each boundary (ReplacingMergeTree(computed) keeps it on merge).
+  const last = new Map<number, KeptDexTvlPoint>();
   for (const r of await store.query(KEPT_SQL, keptRow, q)) {
     if (r.kind === "p") {
-      out.points.push({
+      const seen = last.get(r.at);
+      if (seen !== undefined && seen.computed >= r.t) continue;
+      last.set(r.at, {
         at: r.at,
         catalogue: BigInt(r.key),
         tvlUsd: r.tvl,
@@ -80,6 +87,7 @@ export async function selectKeptDexTvl(
     else if (r.kind === "f") out.firstDays.set(r.key, r.at);
     else out.now = r.t;
   }
+  out.points = [...last.values()];
   return out;
 }
 
