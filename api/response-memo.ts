@@ -80,11 +80,8 @@ type Entry = {
   readonly body: Buffer | string;
 };
 
-/**
- * Set on a missed request: where to keep its answer, the version and time when it started, and its
- * flight's key (`flightKey(key, version)`, built once: request keys are long and every build is hashed).
- */
-type Mark = { readonly key: string; readonly version: number; readonly at: number; readonly flight: string };
+/** Set on a missed request: where to keep its answer, the version and time when it started, its flight. */
+type Mark = { readonly key: string; readonly version: number; readonly at: number; readonly flight: Flight };
 
 const MARK = Symbol("tondex.responseMemo");
 type MarkedRequest = IncomingMessage & { [MARK]?: Mark };
@@ -108,9 +105,19 @@ function pathOf(url: string): string {
 }
 
 type Waiter = { readonly req: IncomingMessage; readonly res: ServerResponse };
-/** Keyed by version and request (`flightKey`), so a flight of an older version still lands. */
-type Flight = { readonly waiters: Waiter[] };
-const flightKey = (key: string, version: number) => `${version} ${key}`;
+/**
+ * A request being answered, by key; flights of one key with other versions (a commit landed while one
+ * was answered) are chained, so a flight of an older version still lands and no request joins one of
+ * another version. Keyed by the request alone: a key with the version in it is one more long string to
+ * build and hash per request.
+ */
+type Flight = {
+  readonly key: string;
+  readonly version: number;
+  /** Identical requests waiting for this one (null: none yet; most flights have none). */
+  waiters: Waiter[] | null;
+  next: Flight | null;
+};
 
 function send(res: ServerResponse, entry: Entry): void {
   res.writeHead(200, entry.headers);
@@ -128,6 +135,31 @@ export function createResponseMemo(options: ResponseMemoOptions): ResponseMemo {
   /** Hashes of the newest stored keys. */
   const seen = hashWindow(seenKeys);
   const flights = new Map<string, Flight>();
+  const flightOf = (key: string, version: number): Flight | undefined => {
+    for (let f = flights.get(key) ?? null; f !== null; f = f.next) if (f.version === version) return f;
+    return undefined;
+  };
+  const takeOff = (key: string, version: number): Flight => {
+    const flight: Flight = { key, version, waiters: null, next: flights.get(key) ?? null };
+    flights.set(key, flight);
+    return flight;
+  };
+  /** Unchains a flight; whether it was still flying. */
+  const touchDown = (flight: Flight): boolean => {
+    let f = flights.get(flight.key) ?? null;
+    if (f === flight) {
+      if (flight.next === null) flights.delete(flight.key);
+      else flights.set(flight.key, flight.next);
+      return true;
+    }
+    for (; f !== null; f = f.next) {
+      if (f.next === flight) {
+        f.next = flight.next;
+        return true;
+      }
+    }
+    return false;
+  };
   const counts = { hits: 0, misses: 0, shared: 0, stored: 0 };
   let next: RequestListener = () => {
     throw new Error("response memo: capture() ran before listener()");
@@ -168,9 +200,8 @@ export function createResponseMemo(options: ResponseMemoOptions): ResponseMemo {
 
   /** Ends a flight: its waiters get `entry`, or (none kept) are answered by Koa one by one. */
   const land = (mark: Mark, entry: Entry | null) => {
-    const flight = flights.get(mark.flight);
-    if (flight === undefined) return;
-    flights.delete(mark.flight);
+    const flight = mark.flight;
+    if (!touchDown(flight) || flight.waiters === null) return;
     for (const w of flight.waiters) {
       if (entry !== null) {
         counts.shared++;
@@ -202,16 +233,15 @@ export function createResponseMemo(options: ResponseMemoOptions): ResponseMemo {
           send(res, entry);
           return;
         }
-        const fk = flightKey(key, version);
-        const flight = flights.get(fk);
+        const flight = flightOf(key, version);
         if (flight !== undefined) {
           req.resume();
+          flight.waiters ??= [];
           flight.waiters.push({ req, res });
           return;
         }
         counts.misses++;
-        flights.set(fk, { waiters: [] });
-        req[MARK] = { key, version, at: options.clock(), flight: fk };
+        req[MARK] = { key, version, at: options.clock(), flight: takeOff(key, version) };
         return koa(req, res);
       };
     },

@@ -1,7 +1,8 @@
 /**
  * The response memo (api/response-memo.ts) in front of the real app: a repeat gets the very bytes and
  * headers of the computed answer; a new data version or an expired entry computes afresh; errors, bodies
- * and other routes are never memoized; identical requests in flight share one computation.
+ * and other routes are never memoized; identical requests in flight share one computation, a flight per
+ * data version.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -168,6 +169,38 @@ test("identical requests in flight share one computation", async (t) => {
     t.is(all[0]!.status, 200);
     for (const a of all) t.deepEqual(a, all[0]!);
     t.like(fx.memo.stats(), { misses: 1, shared: 4, stored: 1 });
+  } finally {
+    await closing(fx.server);
+  }
+});
+
+test("a request of a newer version does not join a flight of the older one; both flights land", async (t) => {
+  const gates = [gate(), gate()];
+  let calls = 0;
+  const fx = await serve({
+    cache: poolCache(async () => {
+      const g = gates[calls++];
+      await g?.closed;
+      return P_CPI.state;
+    }),
+  });
+  try {
+    const first = received(fx.server, 2);
+    const older = [post(fx.base), post(fx.base)];
+    await first;
+    t.is(calls, 1, "the older version's identical requests share one computation");
+    fx.setVersion(2);
+    const second = received(fx.server, 2);
+    const newer = [post(fx.base), post(fx.base)];
+    await second;
+    t.is(calls, 2, "the newer version computes on its own, once");
+    gates[0]!.open();
+    const olderAnswers = await Promise.all(older);
+    gates[1]!.open();
+    const newerAnswers = await Promise.all(newer);
+    for (const a of [...olderAnswers, ...newerAnswers]) t.deepEqual(a, olderAnswers[0]!);
+    t.like(fx.memo.stats(), { misses: 2, shared: 2, stored: 2 });
+    t.is(calls, 2);
   } finally {
     await closing(fx.server);
   }
