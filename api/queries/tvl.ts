@@ -30,7 +30,6 @@ import type { StatsReadModel } from "../read-model-stats.ts";
 
 const HOUR = 3_600;
 const DAY = 86_400;
-const WEEK = 7 * DAY;
 const STEP: Record<TvlInterval, number> = { hour: HOUR, day: DAY };
 const DEFAULT_SPAN: Record<TvlInterval, number> = { hour: 7 * 86_400, day: 30 * 86_400 };
 /** Most points per answer: a longer window asks for a coarser interval. */
@@ -61,14 +60,15 @@ export async function tvlHistory(
 
 /**
  * Computes and keeps the DEX TVL at every hour boundary in [from, to] without a kept point that still holds
- * (a week of hours per read of the states), so that the histories over them are read rather than computed.
+ * (a day of hours per read of the states: keeping the bulk store's 90 days peaks at ~86 MiB of JS heap in
+ * 14 s, a week per read at ~148 MiB in 13 s), so that the histories over them are read rather than computed.
  * Without pricing or a store keeping points, nothing is done.
  */
 export async function keepDexTvlHours(deps: ApiDeps, range: { from: number; to: number }): Promise<void> {
   if (deps.pricing === undefined || deps.stats?.keptDexTvl === undefined) return;
   const last = Math.floor(range.to / HOUR) * HOUR;
-  for (let first = Math.ceil(range.from / HOUR) * HOUR; first <= last; first += WEEK) {
-    await tvlPoints(deps, { first, last: Math.min(last, first + WEEK - HOUR), step: HOUR });
+  for (let first = Math.ceil(range.from / HOUR) * HOUR; first <= last; first += DAY) {
+    await tvlPoints(deps, { first, last: Math.min(last, first + DAY - HOUR), step: HOUR });
   }
 }
 
