@@ -4,10 +4,11 @@
 import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import { Counter } from "prom-client";
-import { apiListener } from "../api/app.ts";
+import { type ApiDeps, apiListener } from "../api/app.ts";
 import { type AssetList, parseAssetList, withAssetList } from "../api/asset-list.ts";
 import { handleClientError } from "../api/errors.ts";
 import { poolStateCache } from "../api/pool-state-cache.ts";
+import { keepDexTvlInBackground } from "../api/queries/tvl-keeper.ts";
 import { cachedReadModel } from "../api/read-model-cached.ts";
 import { ClickHouseReadModel } from "../api/read-model-clickhouse.ts";
 import { pricedReadModel } from "../api/read-model-priced.ts";
@@ -29,16 +30,21 @@ export async function startServer(
     assetListPath: string | null;
     corsOrigins: "*" | readonly string[];
     compressMinBytes: number;
+    /**
+     * Keep the DEX TVL at every hour of the indexed history ahead of the requests, checking every this many
+     * ms (api/queries/tvl-keeper.ts); absent: requests compute the hours nobody asked for before.
+     */
+    keepDexTvlEveryMs?: number;
   } & Pick<Config, "source" | "pricingUsdAnchors" | "pricingMinDepthUsd" | "pricingTonPoolMinDepthUsd">,
   logger: Logger,
   metrics: Metrics,
-): Promise<Server> {
+): Promise<ApiServer> {
   const { port } = options;
   const chain =
     pipeline.chainState ?? unavailableChainState(`the ${pipeline.source.name} source has no chain access`);
   const assetList = await loadAssetList(options.assetListPath);
   const pricing = pricingConfigOf(options);
-  const { listener: api, memo } = apiListener({
+  const deps = {
     // USD fields outermost: they need the asset list's decimals (api/README.md "Pricing").
     data: pricedReadModel(
       withAssetList(
@@ -59,7 +65,8 @@ export async function startServer(
     logger,
     responseMemo: { version: pipeline.dataVersion, ttlMs: options.apiCacheTtlMs },
     http: { corsOrigins: options.corsOrigins, compressMinBytes: options.compressMinBytes },
-  });
+  } satisfies ApiDeps;
+  const { listener: api, memo } = apiListener(deps);
   if (memo !== undefined) countMemo(metrics, () => memo.stats());
   const server = createServer((req, res) => {
     if (req.url === "/metrics" && req.method === "GET") {
@@ -82,8 +89,18 @@ export async function startServer(
     server.once("error", (e) => reject(new Error(`cannot listen on port ${port}: ${e.message}`)));
     server.listen(port, () => resolve());
   });
-  return server;
+  const keeper =
+    options.keepDexTvlEveryMs === undefined
+      ? null
+      : keepDexTvlInBackground(deps, { everyMs: options.keepDexTvlEveryMs });
+  return Object.assign(server, { stopBackground: async () => keeper?.stop() });
 }
+
+/** How often `tondex start` and `tondex serve` look for new hours to keep the DEX TVL of. */
+export const KEEP_DEX_TVL_EVERY_MS = 60_000;
+
+/** The HTTP server, and the work it does in the background (stopped before the store is closed). */
+export type ApiServer = Server & { stopBackground(): Promise<void> };
 
 /** ASSET_LIST_PATH's list, or an empty one; a missing or malformed file stops the start with its reason. */
 async function loadAssetList(path: string | null): Promise<AssetList> {

@@ -6,12 +6,11 @@
  * tondex_cache_errors_total) and nothing is memoized until it is back. Chain-state reads go to toncenter
  * when TON_API_URL is set (the devnet's chain lives in `tondex ingest`; without it those routes answer 503).
  */
-import type { Server } from "node:http";
 import { createLogger } from "../../infra/log.ts";
 import { createMetrics } from "../../infra/metrics.ts";
 import { chainStateOf, openServerStore, requireVars, sharedCacheOf } from "../distributed.ts";
 import type { CliIo } from "../io.ts";
-import { startServer } from "../server.ts";
+import { type ApiServer, KEEP_DEX_TVL_EVERY_MS, startServer } from "../server.ts";
 import { commandConfig } from "./distributed-config.ts";
 
 export async function run(args: string[], io: CliIo): Promise<number> {
@@ -22,7 +21,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const store = await openServerStore(config);
   const shared = sharedCacheOf(config, { logger, metrics });
   const chainState = chainStateOf(config, null, { logger, metrics }, shared.cache);
-  let server: Server;
+  let server: ApiServer;
   try {
     server = await startServer(
       {
@@ -34,7 +33,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
         done: Promise.resolve({ blocks: 0, transactions: 0, lastMcSeqno: 0, finished: true }),
         stop: async () => {},
       },
-      config,
+      { ...config, keepDexTvlEveryMs: KEEP_DEX_TVL_EVERY_MS },
       logger,
       metrics,
     );
@@ -51,6 +50,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   });
   logger.info({ signal }, "stopping");
   await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.stopBackground();
   await shared.close();
   await store.close();
   return 0;

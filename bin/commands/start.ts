@@ -4,7 +4,6 @@
  * DATA_DIR unless CLICKHOUSE_URL is set) → REST API and /metrics on PORT. SIGINT/SIGTERM stop it
  * gracefully; the next start resumes from the stored cursor. Settings: bin/config.ts (`--help`).
  */
-import type { Server } from "node:http";
 import { ConfigError } from "../../infra/errors.ts";
 import { applyLibraryPatches } from "../../infra/library-patches/index.ts";
 import { createLogger } from "../../infra/log.ts";
@@ -13,7 +12,7 @@ import { configHelp, loadConfig } from "../config.ts";
 import { startDistributedPipeline } from "../distributed.ts";
 import type { CliIo } from "../io.ts";
 import { startPipeline } from "../pipeline.ts";
-import { startServer } from "../server.ts";
+import { type ApiServer, KEEP_DEX_TVL_EVERY_MS, startServer } from "../server.ts";
 
 export async function run(args: string[], io: CliIo): Promise<number> {
   if (args.includes("--help") || args.includes("-h")) {
@@ -41,9 +40,14 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     config.kafkaBrokers !== null || config.redisUrl !== null
       ? await startDistributedPipeline(config, { logger, metrics })
       : await startPipeline(config, { logger, metrics });
-  let server: Server;
+  let server: ApiServer;
   try {
-    server = await startServer(pipeline, config, logger, metrics);
+    server = await startServer(
+      pipeline,
+      { ...config, keepDexTvlEveryMs: KEEP_DEX_TVL_EVERY_MS },
+      logger,
+      metrics,
+    );
   } catch (error) {
     await pipeline.stop();
     await pipeline.store.close();
@@ -62,6 +66,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   });
   logger.info({ signal }, "stopping");
   await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.stopBackground();
   await pipeline.stop();
   const failed = await pipeline.done.then(
     () => false,
