@@ -31,6 +31,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { constants, PerformanceObserver } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { friendly } from "../api/mappers/common.ts";
 import { isKnownPool, type KnownPoolRecord } from "../api/read-model.ts";
@@ -94,6 +95,8 @@ export type KindBench = {
   half: Load & { rate: number };
   /** The same with autocannon's per-second quotas (`overallRate`). */
   halfBursts: Load;
+  /** The server's collections during the paced half-load run: count and longest pause, young and full. */
+  halfGc: GcPauses;
   /** Response-memo hits during the distinct runs: 0 means every one was computed. */
   distinctMemoHits: number;
 };
@@ -152,6 +155,34 @@ function bareServer(body: Buffer): Promise<{ base: string; stop: () => void }> {
       resolve({ base: `http://127.0.0.1:${String(chunk).trim()}`, stop: () => child.kill() });
     });
   });
+}
+
+export type GcPauses = { young: number; youngMaxMs: number; full: number; fullMaxMs: number };
+
+/** Counts this process's collections (the server's) until `stop`. */
+function gcPauses(): { stop(): GcPauses } {
+  const seen: GcPauses = { young: 0, youngMaxMs: 0, full: 0, fullMaxMs: 0 };
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      // detail.kind: 1 minor (scavenge); 2, 4, 8 major, incremental, weak callbacks.
+      const minor =
+        (e as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR;
+      if (minor) {
+        seen.young++;
+        seen.youngMaxMs = Math.max(seen.youngMaxMs, e.duration);
+      } else {
+        seen.full++;
+        seen.fullMaxMs = Math.max(seen.fullMaxMs, e.duration);
+      }
+    }
+  });
+  observer.observe({ entryTypes: ["gc"] });
+  return {
+    stop: () => {
+      observer.disconnect();
+      return seen;
+    },
+  };
 }
 
 const close = (server: Server) =>
@@ -259,11 +290,13 @@ export async function runApiBench(options: { blocks?: number; kinds?: Kind[] } =
           const before = await hits();
           const distinct = await cannon(tondex.base, SECONDS, { distinct: { templates, offset: 1 } });
           const rate = Math.max(1, Math.floor(distinct.requestsPerSecond / 2));
+          const gc = gcPauses();
           const half = await cannon(tondex.base, SECONDS, {
             rate,
             paced: true,
             distinct: { templates, offset: HALF_OFFSET },
           });
+          const halfGc = gc.stop();
           const halfBursts = await cannon(tondex.base, SECONDS, {
             rate,
             distinct: { templates, offset: HALF_BURSTS_OFFSET },
@@ -280,6 +313,7 @@ export async function runApiBench(options: { blocks?: number; kinds?: Kind[] } =
             distinct,
             half: { ...half, rate },
             halfBursts,
+            halfGc,
             distinctMemoHits: (await hits()) - before,
           });
         } finally {
@@ -324,6 +358,10 @@ export function printApiBench(r: ApiBench): void {
         `  (memo hits during the distinct runs: ${k.distinctMemoHits})`,
     );
     console.log(line(`distinct at half load, paced (${fmt(k.half.rate)} req/s)`, k.half));
+    console.log(
+      `  server collections during the paced run: ${k.halfGc.young} young (longest ` +
+        `${k.halfGc.youngMaxMs.toFixed(1)} ms), ${k.halfGc.full} other (longest ${k.halfGc.fullMaxMs.toFixed(1)} ms)`,
+    );
     console.log(line("the same, autocannon overallRate", k.halfBursts));
     console.log(
       `  p99 at half of the distinct max, paced: ${k.half.p99Ms} ms (from when due: ${k.half.p99FromDueMs} ms)` +
