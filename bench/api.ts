@@ -31,7 +31,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { constants, PerformanceObserver } from "node:perf_hooks";
+import { constants, monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { friendly } from "../api/mappers/common.ts";
 import { isKnownPool, type KnownPoolRecord } from "../api/read-model.ts";
@@ -71,6 +71,8 @@ export type Load = {
   p99Ms: number;
   /** Paced runs: p99 counted from when each request was due, the load generator's timer lateness included. */
   p99FromDueMs?: number;
+  /** Paced runs: the load generator's own event-loop delay, longest (ms). */
+  clientLoopMaxMs?: number;
   total: number;
   failed: number;
 };
@@ -137,6 +139,7 @@ function cannon(
         p50Ms: r.latency.p50,
         p99Ms: r.latency.p99,
         ...(r.latencyFromDue === undefined ? {} : { p99FromDueMs: r.latencyFromDue.p99 }),
+        ...(r.loopDelay === undefined ? {} : { clientLoopMaxMs: r.loopDelay.max }),
         total: r.requests.total,
         failed: r.non2xx + r.errors + r.timeouts,
       });
@@ -157,11 +160,20 @@ function bareServer(body: Buffer): Promise<{ base: string; stop: () => void }> {
   });
 }
 
-export type GcPauses = { young: number; youngMaxMs: number; full: number; fullMaxMs: number };
+export type GcPauses = {
+  young: number;
+  youngMaxMs: number;
+  full: number;
+  fullMaxMs: number;
+  /** The longest delay of this process's event loop (the server's), whatever its cause. */
+  loopMaxMs: number;
+};
 
-/** Counts this process's collections (the server's) until `stop`. */
+/** Counts this process's collections (the server's) and its longest event-loop delay until `stop`. */
 function gcPauses(): { stop(): GcPauses } {
-  const seen: GcPauses = { young: 0, youngMaxMs: 0, full: 0, fullMaxMs: 0 };
+  const seen: GcPauses = { young: 0, youngMaxMs: 0, full: 0, fullMaxMs: 0, loopMaxMs: 0 };
+  const loop = monitorEventLoopDelay({ resolution: 1 });
+  loop.enable();
   const observer = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
       // detail.kind: 1 minor (scavenge); 2, 4, 8 major, incremental, weak callbacks.
@@ -180,6 +192,8 @@ function gcPauses(): { stop(): GcPauses } {
   return {
     stop: () => {
       observer.disconnect();
+      loop.disable();
+      seen.loopMaxMs = loop.max / 1e6;
       return seen;
     },
   };
@@ -360,7 +374,8 @@ export function printApiBench(r: ApiBench): void {
     console.log(line(`distinct at half load, paced (${fmt(k.half.rate)} req/s)`, k.half));
     console.log(
       `  server collections during the paced run: ${k.halfGc.young} young (longest ` +
-        `${k.halfGc.youngMaxMs.toFixed(1)} ms), ${k.halfGc.full} other (longest ${k.halfGc.fullMaxMs.toFixed(1)} ms)`,
+        `${k.halfGc.youngMaxMs.toFixed(1)} ms), ${k.halfGc.full} other (longest ${k.halfGc.fullMaxMs.toFixed(1)} ms); ` +
+        `longest event-loop delay: server ${k.halfGc.loopMaxMs.toFixed(1)} ms, load generator ${k.half.clientLoopMaxMs} ms`,
     );
     console.log(line("the same, autocannon overallRate", k.halfBursts));
     console.log(

@@ -14,6 +14,7 @@
  * Resolves with the fields bench/api.ts reads from autocannon's result, latencies in ms with µs digits.
  */
 import { connect } from "node:net";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 
 /** The q-quantile of sorted values (nearest rank). */
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? 0;
@@ -48,17 +49,22 @@ export function paced({ url, method, connections, seconds, rate, pathOf, warmupS
   const free = [];
   let start = 0;
   let first = 0;
+  const loop = monitorEventLoopDelay({ resolution: 1 });
   let last = 0;
 
   return new Promise((resolve) => {
     const conns = [];
     const finish = () => {
+      loop.disable();
       for (const c of conns) c.socket.destroy();
       resolve({
         requests: { total: recorded },
         duration: (last - first) / 1000,
         latency: summary(latency.subarray(0, recorded)),
         latencyFromDue: summary(fromDue.subarray(0, recorded)),
+        // The load generator's own event loop over the recorded part: a stall here delays the responses it
+        // reads, and the latencies above charge that to the server.
+        loopDelay: { p99: round(loop.percentile(99) / 1e6), max: round(loop.max / 1e6) },
         non2xx,
         errors,
         timeouts: total - done - errors,
@@ -68,7 +74,10 @@ export function paced({ url, method, connections, seconds, rate, pathOf, warmupS
       const now = performance.now();
       done++;
       if (request.index >= skipped) {
-        if (recorded === 0) first = request.due;
+        if (recorded === 0) {
+          first = request.due;
+          loop.enable();
+        }
         latency[recorded] = now - request.from;
         fromDue[recorded++] = now - request.due;
         if (status < 200 || status > 299) non2xx++;
