@@ -53,6 +53,9 @@ function newton(start: bigint, step: (v: bigint) => { delta: bigint; slope: bigi
   throw new TvmExit(NOT_CONVERGE, "weighted stableswap solver did not converge");
 }
 
+/** The two powers of the solved balance v in a step: the one in K, and the one lower (by 1) in its slope. */
+type FirstStep = { vq: bigint; vq1: bigint };
+type PoolConstants = { k: bigint; rq: bigint; from0?: FirstStep; from1?: FirstStep };
 /**
  * What depends on the pool state only, kept per state object (states are immutable): K at the reserves,
  * r^q, and the powers of Newton's first step in each direction. Newton starts every solve from the
@@ -61,9 +64,6 @@ function newton(start: bigint, step: (v: bigint) => { delta: bigint; slope: bigi
  * out there, and is not kept: the next solve raises it again), and bit-identical afterwards, being the
  * same pure function of the same inputs. A small trade's solve takes two steps: 3 powers instead of 5.
  */
-/** The two powers of the solved balance v in a step: the one in K, and the one lower (by 1) in its slope. */
-type FirstStep = { vq: bigint; vq1: bigint };
-type PoolConstants = { k: bigint; rq: bigint; from0?: FirstStep; from1?: FirstStep };
 const perPool = new WeakMap<PoolState, PoolConstants>();
 
 function poolConstants(pool: PoolState, prm: Params): PoolConstants {
