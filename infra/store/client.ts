@@ -334,19 +334,30 @@ function wrap(
   close: () => Promise<void>,
 ): Store {
   const settings = STORE_SETTINGS;
+  // Statements in flight: close() lets them end first. The embedded engine runs a statement on a thread
+  // of its own, and closing its session under one can take the process down; background readers (the
+  // priced catalogue's refresh, the DEX TVL keeper) may still be reading when a command stops.
+  const running = new Set<Promise<unknown>>();
+  let closing = false;
+  const tracked = <T>(start: () => Promise<T>): Promise<T> => {
+    if (closing) return Promise.reject(new NonRetryableError("the store is closed"));
+    const work = start();
+    running.add(work);
+    const done = () => running.delete(work);
+    work.then(done, done);
+    return work;
+  };
   return {
     kind,
     version,
     async query<T>(sql: string, schema: RowSchema<T>, params: QueryParams = {}): Promise<T[]> {
       let rows: Record<string, unknown>[];
       try {
-        const rs = await client.query({
-          query: sql,
-          format: "JSONCompact",
-          query_params: params,
-          clickhouse_settings: settings,
-        });
-        rows = rowsOfCompact(await rs.json<unknown>());
+        rows = await tracked(() =>
+          client
+            .query({ query: sql, format: "JSONCompact", query_params: params, clickhouse_settings: settings })
+            .then(async (rs) => rowsOfCompact(await rs.json<unknown>())),
+        );
       } catch (error) {
         throw classifyStoreError(error, "query", { sql });
       }
@@ -372,7 +383,9 @@ function wrap(
     },
     async command(sql, params = {}) {
       try {
-        await client.command({ query: sql, query_params: params, clickhouse_settings: settings });
+        await tracked(() =>
+          client.command({ query: sql, query_params: params, clickhouse_settings: settings }),
+        );
       } catch (error) {
         throw classifyStoreError(error, "command", { sql });
       }
@@ -380,7 +393,7 @@ function wrap(
     async insert(table, rows) {
       if (rows.length === 0) return;
       try {
-        await insertRows(table, rows);
+        await tracked(() => insertRows(table, rows));
       } catch (error) {
         throw classifyStoreError(error, "insert", { table });
       }
@@ -389,7 +402,7 @@ function wrap(
       const nonEmpty = inserts.filter((i) => i.rows.length > 0);
       if (nonEmpty.length === 0) return;
       try {
-        await insertAllRows(nonEmpty);
+        await tracked(() => insertAllRows(nonEmpty));
       } catch (error) {
         const failed = error instanceof InsertFailed ? error : null;
         const table = failed === null ? undefined : nonEmpty[failed.index]?.table;
@@ -397,9 +410,14 @@ function wrap(
       }
     },
     async ping() {
-      const result = await client.ping();
+      const result = await tracked(() => client.ping());
       if (!result.success) throw classifyStoreError(result.error, "ping");
     },
-    close,
+    async close() {
+      // What is running ends first (its failures are its callers'); what starts after close() fails there.
+      closing = true;
+      await Promise.allSettled([...running]);
+      await close();
+    },
   };
 }

@@ -30,7 +30,7 @@ const ACTIONS = 10;
 const SEED = 7;
 const KILLS = 5;
 
-type Run = { child: ChildProcess; log: string[]; exited: Promise<number | null> };
+type Run = { child: ChildProcess; log: string[]; exited: Promise<number | string | null> };
 
 function start(dir: string, port: number): Run {
   const env = {
@@ -51,7 +51,9 @@ function start(dir: string, port: number): Run {
   const log: string[] = [];
   child.stdout!.on("data", (d: Buffer) => log.push(d.toString()));
   child.stderr!.on("data", (d: Buffer) => log.push(d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.once("exit", (code, signal) => resolve(code ?? signal)),
+  );
   return { child, log, exited };
 }
 
@@ -90,7 +92,8 @@ test("SIGKILL at random points, restart: final facts equal the ground truth exac
     await (await fetch(`http://127.0.0.1:${port + KILLS}/v1/stats/dex`)).json(),
   ).stats;
   last.child.kill("SIGTERM");
-  t.is(await last.exited, 0);
+  const code = await last.exited;
+  t.is(code, 0, `tondex stopped with ${code}; log:\n${last.log.join("").slice(-3000)}`);
   const expected = await runDevnet({ seed: SEED, blocks: BLOCKS, actionsPerBlock: ACTIONS });
   const store = await openStore({ clickhouseUrl: null, dataDir: join(dir, "clickhouse") });
   t.teardown(() => store.close());

@@ -468,3 +468,23 @@ test.serial(
     t.deepEqual(await migrate(store), { applied: [], alreadyApplied: all.length });
   },
 );
+
+test.serial(
+  "close() lets a statement in flight end, then refuses new ones naming the closed store",
+  async (t) => {
+    // A second handle on the same engine: closing it leaves the engine open for the other tests.
+    const other = await openStore({ clickhouseUrl: null, dataDir: t.context.dir });
+    const running = other.query(
+      "SELECT count() AS n FROM numbers(10) WHERE sleepEachRow(0.05) = 0",
+      z.object({ n: z.coerce.number() }),
+    );
+    const [rows] = await Promise.all([running, other.close()]);
+    t.deepEqual(rows, [{ n: 10 }]);
+    await t.throwsAsync(other.query("SELECT 1 AS one", z.object({ one: z.number() })), {
+      message: /the store is closed/,
+    });
+    t.deepEqual(await t.context.store.query("SELECT 1 AS one", z.object({ one: z.coerce.number() })), [
+      { one: 1 },
+    ]);
+  },
+);
