@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { Address, beginCell } from "@ton/core";
 import test from "ava";
+import { MAINNET_PRICING, MAINNET_USDT } from "../../dex/pricing/index.ts";
 import { openStore, type Store } from "../../infra/store/client.ts";
 import { selectFacts } from "../../infra/store/facts-reader.ts";
 import { poolDataCell as v1DataCell } from "../../ingest/devnet/contracts/stonfi-v1/storage.ts";
@@ -318,6 +319,26 @@ test("backfill (with faults and a restart) then start: the same operations as re
   // its state was read at) carries the reserves after it, and USD values are priced from the pool states the
   // chain gave (the replay knows none); everything else equals the replay.
   const got = await operations(dataDir);
+  // The fees' USD values from the chain's pool states, at their own transactions: USD₮ at face value (6
+  // decimals); MAJOR at the marginal price of the MAJOR/USD₮ pool's chain state (its only quote pool, deep
+  // enough for high confidence); the TON fee unknown, never 0 (no TON/USD pool among the traces').
+  const fees = (got.referral_fees ?? []).map(
+    (text) =>
+      JSON.parse(text) as { pool: string; asset_master: string; amount: string; amount_usd: number | null },
+  );
+  const backfillPools = new Map((await readFacts<PoolRow>(dataDir, "pools")).map((p) => [p.pool, p]));
+  const usdt = fees.filter((f) => f.asset_master === MAINNET_USDT);
+  const ton = fees.filter((f) => MAINNET_PRICING.tonAliases.includes(f.asset_master));
+  const other = fees.filter((f) => !usdt.includes(f) && !ton.includes(f));
+  t.deepEqual([usdt.length, ton.length, other.length], [1, 1, 1]);
+  t.is(usdt[0]?.amount_usd, Number(usdt[0]?.amount) / 1e6);
+  t.is(ton[0]?.amount_usd, null);
+  const charged = chainPools.find((c) => c.pool === other[0]?.pool);
+  const quoteIs0 = backfillPools.get(other[0]?.pool ?? "")?.token0_master === MAINNET_USDT;
+  t.truthy(charged, "the fee's pool has a chain state");
+  const [rq, rx] = quoteIs0 ? [charged!.reserve0, charged!.reserve1] : [charged!.reserve1, charged!.reserve0];
+  const want = (Number(other[0]?.amount) * (Number(rq) / 1e6)) / Number(rx);
+  t.true(Math.abs((other[0]?.amount_usd ?? 0) - want) <= 1e-9 * want, `${other[0]?.amount_usd} ≉ ${want}`);
   const withoutUsd = (row: Record<string, unknown>) =>
     "volume_usd" in row
       ? { ...row, volume_usd: null, untracked_volume_usd: null, lp_fee_usd: null }
