@@ -93,7 +93,10 @@ export function poolStatsListDto(v: PoolStatsListView) {
  */
 export function feeStatsDto(v: { since: number; until: number; assets: FeeAssetView[] }) {
   const total = (pick: (a: FeeAssetView) => number | null) =>
-    v.assets.reduce<number | null>((sum, a) => (sum === null || pick(a) === null ? null : sum + pick(a)!), 0);
+    v.assets.reduce<number | null>((sum, a) => {
+      const usd = pick(a);
+      return sum === null || usd === null ? null : sum + usd;
+    }, 0);
   return {
     assets_fee_stats: v.assets.flatMap((a) =>
       a.asset === null

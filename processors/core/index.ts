@@ -33,11 +33,8 @@ import type {
   FactRows,
   PoolRow,
   PoolStateRow,
-  ReferralFeeRow,
   RouterRow,
-  SwapRow,
   UnknownMessageRow,
-  VaultWithdrawalRow,
 } from "../../schemas/facts.ts";
 import {
   isRejected,
@@ -409,19 +406,11 @@ export class ProcessorCore {
    * and the release order, unlike a batch, does not depend on where batches are cut. `operationRows` makes
    * one row of each such operation, in operation order.
    */
-  #priceRows(
-    ops: readonly Operation[],
-    rows: Pick<ReturnType<typeof operationRows>, "swaps" | "referral_fees" | "vault_withdrawals">,
-    lastEvicted: number | undefined,
-  ): Pick<ReturnType<typeof operationRows>, "swaps" | "referral_fees" | "vault_withdrawals"> {
+  #priceRows(ops: readonly Operation[], rows: PricedRows, lastEvicted: number | undefined): PricedRows {
     const pricer = this.#pricer;
     if (pricer === null) return rows;
     for (const row of this.#pools.values()) pricer.learnPool(row.pool, row.token0_master, row.token1_master);
-    const out = {
-      swaps: [] as SwapRow[],
-      referral_fees: [] as ReferralFeeRow[],
-      vault_withdrawals: [] as VaultWithdrawalRow[],
-    };
+    const out: PricedRows = { swaps: [], referral_fees: [], vault_withdrawals: [] };
     for (const op of ops) {
       if (op.type === "swap") out.swaps.push(pricer.priceSwap(rows.swaps[out.swaps.length]!));
       else if (op.type === "referral_payment" || op.type === "vault_deposit")
@@ -441,6 +430,9 @@ export class ProcessorCore {
     this.#written.set(row.pool, row);
   }
 }
+
+/** The rows that carry USD columns (`#priceRows`). */
+type PricedRows = Pick<ReturnType<typeof operationRows>, "swaps" | "referral_fees" | "vault_withdrawals">;
 
 /** A router row from the operations alone: v1 has a single version and curve; the rest needs the chain. */
 function routerOfOps(dex: "v1" | "v2"): RouterInfo {

@@ -157,11 +157,6 @@ export class SwapPricer {
     };
   }
 
-  /** The swap rows with their USD columns set (rows are new objects; the input is not changed). */
-  price(rows: readonly SwapRow[]): SwapRow[] {
-    return rows.map((r) => this.priceSwap(r));
-  }
-
   /**
    * One swap row with its USD columns set (a new object). Swaps feed the VWAP window and the last TON/USD,
    * so rows are priced in release order (./index.ts), interleaved with the amounts of `priceAmount`.
