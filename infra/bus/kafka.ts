@@ -16,12 +16,17 @@
  *   batch while the previous one sinks. A handler failure seeks the partition back to the last commit:
  *   a retryable one is delivered again after `retryDelayMs` (up to `retries` times), any other one stops
  *   the consumer (`done` rejects) and the group's next consumer gets the batch again.
- * - Broker outages are retried by kafkajs (connection errors restart the consumer after a back-off);
- *   `produce` fails with a RetryableError when its retries run out.
+ * - Broker outages of any length are ridden out: kafkajs restarts its consumer after connection errors,
+ *   and where it gives up (a group coordinator not found while every broker is away) the consumer
+ *   restarts itself with a back-off of its own. `produce` fails with a RetryableError when its retries
+ *   run out.
  */
+
+import { connect, type Socket } from "node:net";
 import {
   type EachBatchPayload,
   Kafka,
+  type KafkaConfig,
   type KafkaMessage,
   logLevel,
   Partitioners,
@@ -29,7 +34,7 @@ import {
 } from "kafkajs";
 import { errorMessage, isRetryable, NonRetryableError, RetryableError } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { sleep } from "../retry.ts";
+import { backoffDelayMs, sleep } from "../retry.ts";
 import type {
   Batch,
   BatchHandler,
@@ -62,11 +67,54 @@ export type KafkaBusOptions = {
 /** kafkajs's connection retries: about a minute of back-off before a call gives up. */
 const CLIENT_RETRY = { initialRetryTime: 300, maxRetryTime: 5_000, retries: 15 } as const;
 const DEFAULT_MAX_REQUEST_BYTES = 900_000;
+/** A consumer's own restarts after a broker outage: 1 s doubling, capped at 30 s, without end. */
+const OUTAGE_RESTART = {
+  retries: Number.MAX_SAFE_INTEGER,
+  initialDelayMs: 1_000,
+  maxDelayMs: 30_000,
+  factor: 2,
+};
+/** kafkajs errors (anywhere in the cause chain) that mean the brokers could not be reached. */
+const OUTAGE_ERRORS = new Set([
+  "KafkaJSGroupCoordinatorNotFound",
+  "KafkaJSConnectionError",
+  "KafkaJSConnectionClosedError",
+  "KafkaJSBrokerNotFound",
+  "KafkaJSNumberOfRetriesExceeded",
+  "KafkaJSRequestTimeoutError",
+]);
 
-export function createKafkaBus(options: KafkaBusOptions): Bus {
-  const kafka = new Kafka({
+/** Whether a consumer crash is the brokers being away (restart and wait), not a fault of this consumer. */
+export function isBrokerOutage(error: unknown): boolean {
+  for (let e = error, depth = 0; e !== null && typeof e === "object" && depth < 8; depth++) {
+    const { name, code, cause } = e as { name?: unknown; code?: unknown; cause?: unknown };
+    if ((typeof name === "string" && OUTAGE_ERRORS.has(name)) || code === "ECONNREFUSED") return true;
+    e = cause;
+  }
+  return false;
+}
+
+/**
+ * `kafkaOf` builds the kafkajs client from its configuration; tests wrap the real one to play a crash
+ * kafkajs emits only in rare broker races.
+ */
+export function createKafkaBus(
+  options: KafkaBusOptions,
+  kafkaOf: (config: KafkaConfig) => Kafka = (config) => new Kafka(config),
+): Bus {
+  /** Every socket the clients opened and that is not closed yet (see close()). */
+  const sockets = new Set<Socket>();
+  const kafka = kafkaOf({
     clientId: options.clientId ?? "tondex",
     brokers: [...options.brokers],
+    // Plain TCP, as kafkajs connects by default (no TLS: the brokers listen on PLAINTEXT), counted.
+    socketFactory: ({ host, port, onConnect }) => {
+      const socket = connect({ host, port }, onConnect);
+      socket.setKeepAlive(true, 60_000);
+      sockets.add(socket);
+      socket.once("close", () => sockets.delete(socket));
+      return socket;
+    },
     retry: CLIENT_RETRY,
     logLevel: logLevel.WARN,
     logCreator: () => (entry) => {
@@ -188,6 +236,7 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     const stopConsumer = (): Promise<void> => {
       stopping ??= (async () => {
         stopped = true;
+        if (restartTimer !== null) clearTimeout(restartTimer);
         await kc.stop().catch(() => {});
         await kc.disconnect().catch(() => {});
       })();
@@ -197,8 +246,37 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
     const endSignal = new Promise<void>((resolve) => {
       ended = resolve;
     });
+    /** Restarts after a broker outage kafkajs gave up on; reset once the group is joined again. */
+    let outageRestarts = 0;
+    let restartTimer: NodeJS.Timeout | null = null;
+    // After a (re)join the first fetch of each partition starts at the group's committed offset, which
+    // another replica may have moved while this one was away.
+    kc.on(kc.events.GROUP_JOIN, () => {
+      lastCommitted.clear();
+      outageRestarts = 0;
+    });
     kc.on(kc.events.CRASH, (event) => {
       if (event.payload.restart) return; // kafkajs reconnects after a retryable crash
+      if (!stopped && isBrokerOutage(event.payload.error)) {
+        // kafkajs 2.2.4 does not restart after some outages: joining the group while every broker refuses
+        // connections ends in "Failed to find group coordinator", which it treats as final. The brokers
+        // coming back is what a consumer waits for, however long that takes.
+        outageRestarts++;
+        const delayMs = backoffDelayMs(OUTAGE_RESTART, outageRestarts, Math.random);
+        options.logger?.warn(
+          { err: event.payload.error, group, attempt: outageRestarts, delayMs },
+          "Kafka unreachable; consumer restarts",
+        );
+        restartTimer = setTimeout(() => {
+          restartTimer = null;
+          if (stopped) return;
+          runConsumer().catch((error: unknown) => {
+            failure ??= { error };
+            void stopConsumer().then(ended);
+          });
+        }, delayMs);
+        return;
+      }
       if (stopped) {
         // Leaving the group anyway (stop() has begun, e.g. every replica stopping at once, so the group
         // rebalances under the ones still leaving): what this consumer had not committed is read again
@@ -322,16 +400,18 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       void stopConsumer().then(ended);
     };
 
-    const started = (async () => {
-      await ensureTopic(prefix + topic.name);
-      await kc.connect();
-      await kc.subscribe({ topic: prefix + topic.name, fromBeginning: true });
-      await kc.run({
+    const runConsumer = () =>
+      kc.run({
         autoCommit: false,
         eachBatchAutoResolve: false,
         partitionsConsumedConcurrently: opts.concurrency ?? 1,
         eachBatch,
       });
+    const started = (async () => {
+      await ensureTopic(prefix + topic.name);
+      await kc.connect();
+      await kc.subscribe({ topic: prefix + topic.name, fromBeginning: true });
+      await runConsumer();
     })();
     const done = (async () => {
       try {
@@ -369,6 +449,11 @@ export function createKafkaBus(options: KafkaBusOptions): Bus {
       await Promise.all([...consumers].map((c) => c.stop()));
       if (producer !== null) await (await producer.catch(() => null))?.disconnect();
       if (adminConnected !== null) await admin.disconnect().catch(() => {});
+      // A consumer that lived through a broker restart may still hold a socket its disconnect missed:
+      // kafkajs 2.2.4 reconnects the old group coordinator's connection for a heartbeat, and that broker
+      // is no longer among those it disconnects. Nothing may keep the process alive after close. Ended
+      // with an error, so that kafkajs's connection rejects what it has queued and drops its timers.
+      for (const socket of sockets) socket.destroy(new Error("the Kafka bus is closed"));
     },
   };
 }

@@ -1,0 +1,58 @@
+/**
+ * Which consumer crashes the Kafka bus restarts from by itself (infra/bus/kafka.ts): the brokers being away,
+ * with the errors kafkajs 2.2.4 really throws, not a fault of the consumer or its handler.
+ */
+import test from "ava";
+import kafkajs from "kafkajs";
+import { isBrokerOutage } from "../../../../infra/bus/kafka.ts";
+import { NonRetryableError } from "../../../../infra/errors.ts";
+
+// kafkajs is CommonJS and spreads its error classes into its exports, which Node cannot name statically.
+const {
+  KafkaJSConnectionError,
+  KafkaJSGroupCoordinatorNotFound,
+  KafkaJSNonRetriableError,
+  KafkaJSNumberOfRetriesExceeded,
+  KafkaJSOffsetOutOfRange,
+} = kafkajs as unknown as Record<
+  | "KafkaJSConnectionError"
+  | "KafkaJSGroupCoordinatorNotFound"
+  | "KafkaJSNonRetriableError"
+  | "KafkaJSNumberOfRetriesExceeded"
+  | "KafkaJSOffsetOutOfRange",
+  new (
+    e: unknown,
+    options?: object,
+  ) => Error
+>;
+
+test("the brokers away: a coordinator not found, connection errors, refused sockets, also as causes", (t) => {
+  // What the consumer crashed with in a broker restart: kafkajs's retrier wraps the coordinator lookup's
+  // failure as its cause (kafkajs/src/retry/index.js).
+  const lookup = new KafkaJSGroupCoordinatorNotFound("Failed to find group coordinator");
+  const coordinator = new KafkaJSNonRetriableError(lookup, { cause: lookup });
+  t.true(isBrokerOutage(coordinator));
+  t.true(isBrokerOutage(new KafkaJSGroupCoordinatorNotFound("Failed to find group coordinator")));
+  t.true(
+    isBrokerOutage(new KafkaJSConnectionError("Connection error: connect ECONNREFUSED 127.0.0.1:19092")),
+  );
+  t.true(isBrokerOutage(new KafkaJSNumberOfRetriesExceeded(new Error("x"), { retryCount: 5, retryTime: 1 })));
+  const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:19092"), { code: "ECONNREFUSED" });
+  t.true(isBrokerOutage(new Error("join failed", { cause: refused })));
+});
+
+test("not an outage: the handler's own failures, protocol errors, anything else", (t) => {
+  t.false(isBrokerOutage(new NonRetryableError("the batch does not decode")));
+  t.false(
+    isBrokerOutage(new KafkaJSNonRetriableError("Cannot subscribe to topic while consumer is running")),
+  );
+  t.false(
+    isBrokerOutage(new KafkaJSOffsetOutOfRange(new Error("out of range"), { topic: "t", partition: 0 })),
+  );
+  t.false(isBrokerOutage(null));
+  t.false(isBrokerOutage("ECONNREFUSED"));
+  // A cause chain that loops ends.
+  const a: Error & { cause?: unknown } = new Error("a");
+  a.cause = a;
+  t.false(isBrokerOutage(a));
+});
