@@ -232,8 +232,9 @@ export async function migrate(
  * heartbeat row every `heartbeatMs`. A lock silent for `staleMs` (its holder died mid-migration; a lock
  * with no heartbeat yet counts from when this process first saw it) is taken over: after a random pause the
  * waiter checks that the same holder's lock is still there and still silent, and only then drops it, so
- * two waiters of one dead holder do not drop each other's new lock. A holder checks that the lock is still
- * its own before each statement and stops (retryable) if it is not.
+ * two waiters of one dead holder seldom drop each other's new lock; when one does (the check and the drop
+ * are two statements), the new holder's first heartbeat finds its lock gone and it starts over. A holder
+ * checks that the lock is still its own before each statement and stops (retryable) if it is not.
  */
 class MigrationLockLost extends RetryableError {}
 
@@ -309,21 +310,27 @@ async function withMigrationLock<T>(
       } else if (stale === false) await sleep(options.pollMs);
     }
   }
+  const lost = () => new MigrationLockLost("the schema migration lock was taken over by another process");
   const beat = () => store.command(`INSERT INTO ${MIGRATION_LOCK_TABLE} SELECT now64(3)`);
-  await beat();
   let beating: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    beating = beat().catch(() => undefined);
-  }, options.heartbeatMs);
+  let timer: NodeJS.Timeout | undefined;
   const assertHeld = async () => {
-    if ((await holder()) !== me) {
-      throw new MigrationLockLost("the schema migration lock was taken over by another process");
-    }
+    if ((await holder()) !== me) throw lost();
   };
   try {
+    // Two waiters of one dead holder check it and drop it one after the other: the second drop may hit the
+    // lock the first has just created. Its first heartbeat then finds no table (or another's): lost, and
+    // the whole run starts over, waiting for the new holder.
+    await beat().catch(async (error: unknown) => {
+      if ((await holder().catch(() => null)) !== me) throw lost();
+      throw error;
+    });
+    timer = setInterval(() => {
+      beating = beat().catch(() => undefined);
+    }, options.heartbeatMs);
     return await run(assertHeld);
   } finally {
-    clearInterval(timer);
+    if (timer !== undefined) clearInterval(timer);
     await beating;
     // Never another holder's lock.
     if ((await holder().catch(() => null)) === me)

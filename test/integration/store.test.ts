@@ -470,6 +470,47 @@ test.serial(
 );
 
 test.serial(
+  "a new migration lock dropped by another waiter before its first heartbeat: the run starts over and applies once",
+  async (t) => {
+    const { store } = t.context;
+    const all = await loadMigrations();
+    const extra = parseMigration(
+      `${String(all.length + 1).padStart(3, "0")}_lock_race.sql`,
+      "CREATE TABLE IF NOT EXISTS lock_race (x UInt8) ENGINE = Memory;",
+    );
+    // What the second of two waiters of one dead holder does when its check passed just before the first
+    // dropped the dead lock and created its own: it drops the new lock. Played between this run's CREATE
+    // and its first heartbeat, the one moment no statement of the run can see it.
+    let dropped = 0;
+    const racing: Store = {
+      ...store,
+      async command(sql, params) {
+        if (dropped === 0 && sql.startsWith(`INSERT INTO ${MIGRATION_LOCK_TABLE}`)) {
+          dropped++;
+          await store.command(`DROP TABLE IF EXISTS ${MIGRATION_LOCK_TABLE}`);
+        }
+        return store.command(sql, params);
+      },
+    };
+    const result = await migrate(racing, {
+      migrations: [...all, extra],
+      lock: { heartbeatMs: 50, staleMs: 5_000, pollMs: 20 },
+    });
+    t.is(dropped, 1);
+    t.deepEqual(result, { applied: [extra.file], alreadyApplied: all.length });
+    const [exists] = await store.query(
+      `EXISTS TABLE ${MIGRATION_LOCK_TABLE}`,
+      z.object({ result: z.coerce.number() }),
+    );
+    t.is(exists?.result, 0, "released");
+    await store.command(
+      `ALTER TABLE schema_migrations DELETE WHERE version > ${all.length} SETTINGS mutations_sync = 1`,
+    );
+    await store.command("DROP TABLE IF EXISTS lock_race");
+  },
+);
+
+test.serial(
   "close() lets a statement in flight end, then refuses new ones naming the closed store",
   async (t) => {
     // A second handle on the same engine: closing it leaves the engine open for the other tests.
