@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import anyTest, { type TestFn } from "ava";
+import anyTest, { type ExecutionContext, type TestFn } from "ava";
 import { z } from "zod";
 import { int, rowReader, text, unsigned } from "../../api/queries/sql/fast-row.ts";
 import { isRetryable, NonRetryableError } from "../../infra/errors.ts";
@@ -456,15 +456,12 @@ test.serial(
         `dead holder ${n}`,
       );
     }
-    const [exists] = await store.query(
-      `EXISTS TABLE ${MIGRATION_LOCK_TABLE}`,
-      z.object({ result: z.coerce.number() }),
+    await releasedThenForgotten(
+      t,
+      store,
+      all.length,
+      [1, 2, 3, 4, 5, 6].map((n) => `lock_test_${n}`),
     );
-    t.is(exists?.result, 0, "released");
-    await store.command(
-      `ALTER TABLE schema_migrations DELETE WHERE version > ${all.length} SETTINGS mutations_sync = 1`,
-    );
-    for (const n of [1, 2, 3, 4, 5, 6]) await store.command(`DROP TABLE IF EXISTS lock_test_${n}`);
     t.deepEqual(await migrate(store), { applied: [], alreadyApplied: all.length });
   },
 );
@@ -498,17 +495,27 @@ test.serial(
     });
     t.is(dropped, 1);
     t.deepEqual(result, { applied: [extra.file], alreadyApplied: all.length });
-    const [exists] = await store.query(
-      `EXISTS TABLE ${MIGRATION_LOCK_TABLE}`,
-      z.object({ result: z.coerce.number() }),
-    );
-    t.is(exists?.result, 0, "released");
-    await store.command(
-      `ALTER TABLE schema_migrations DELETE WHERE version > ${all.length} SETTINGS mutations_sync = 1`,
-    );
-    await store.command("DROP TABLE IF EXISTS lock_race");
+    await releasedThenForgotten(t, store, all.length, ["lock_race"]);
   },
 );
+
+/** Checks that the migration lock was released, then forgets the test's extra migrations and drops their tables. */
+async function releasedThenForgotten(
+  t: ExecutionContext,
+  store: Store,
+  migrations: number,
+  tables: readonly string[],
+): Promise<void> {
+  const [exists] = await store.query(
+    `EXISTS TABLE ${MIGRATION_LOCK_TABLE}`,
+    z.object({ result: z.coerce.number() }),
+  );
+  t.is(exists?.result, 0, "released");
+  await store.command(
+    `ALTER TABLE schema_migrations DELETE WHERE version > ${migrations} SETTINGS mutations_sync = 1`,
+  );
+  for (const table of tables) await store.command(`DROP TABLE IF EXISTS ${table}`);
+}
 
 test.serial(
   "close() lets a statement in flight end, then refuses new ones naming the closed store",
