@@ -137,17 +137,33 @@ async function get<T>(net: ApiDevnet, path: string, schema: { parse(v: unknown):
   return schema.parse(body);
 }
 
-/** Chain-time bounds of the run and windows cutting minutes, hours and days at odd seconds. */
+/** Chain-time bounds of the run, windows cutting minutes, hours and days at odd seconds, and windows on whole ones. */
 function windows(net: ApiDevnet) {
   const times = net.truth.map((r) => r.now);
   const first = Math.min(...times);
   const last = Math.max(...times);
   const oneLeg = net.truth.find((r) => r.type === "swap" && big(r.fields.amount_out) !== null)!;
+  /** The first midnight after the run's first record. */
+  const day = Math.ceil(first / 86_400) * 86_400;
   return [
     { name: "whole run", since: first, until: last },
     { name: "days cut at odd seconds", since: first + 3 * 3600 + 17, until: last - 5 * 3600 - 41 },
     { name: "under a minute", since: oneLeg.now - 7, until: oneLeg.now + 20 },
     { name: "hours inside one day", since: first + 86_400 + 123, until: first + 86_400 + 5 * 3600 + 3599 },
+    // Windows on whole minutes, hours and days, which have no part read from the facts (each statement
+    // reads only the parts its window has).
+    { name: "whole days", since: day, until: Math.floor(last / 86_400) * 86_400 - 1 },
+    {
+      name: "whole hours and days",
+      since: day + 2 * 3600,
+      until: Math.floor(last / 86_400) * 86_400 - 3600 - 1,
+    },
+    {
+      name: "whole hours across midnight",
+      since: day + 86_400 - 3 * 3600,
+      until: day + 86_400 + 5 * 3600 - 1,
+    },
+    { name: "whole minutes", since: day + 3 * 3600 + 7 * 60, until: day + 3 * 3600 + 50 * 60 - 1 },
   ];
 }
 
@@ -164,6 +180,8 @@ test.serial("/v1/stats/dex and /v1/stats/pool equal the ground truth in every wi
   const model = new ClickHouseReadModel(net.pipeline.store);
   for (const w of windows(net)) {
     const truth = truthOf(net, roots, w.since, w.until);
+    // Every window holds trades, so each part it is read from has something to add up.
+    t.true(truth.trades > 0, `${w.name}: no trade in the window`);
     const q = `since=${apiTime(w.since)}&until=${apiTime(w.until)}`;
     const dex = await get(net, `/v1/stats/dex?${q}`, dexStatsResponse);
     t.deepEqual(
