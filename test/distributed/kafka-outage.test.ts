@@ -12,7 +12,7 @@
  */
 import { Writable } from "node:stream";
 import test, { type ExecutionContext } from "ava";
-import { Kafka, type KafkaConfig } from "kafkajs";
+import kafkajs, { Kafka, type KafkaConfig } from "kafkajs";
 import { createKafkaBus } from "../../infra/bus/kafka.ts";
 import type { Consumer, Topic } from "../../infra/bus/types.ts";
 import { NonRetryableError } from "../../infra/errors.ts";
@@ -30,16 +30,17 @@ const records = (from: number, to: number) =>
     value: { n: from + i },
   }));
 
-/** What kafkajs 2.2.4's retrier rejects with when the coordinator lookup found no broker. */
+/** What kafkajs 2.2.4's retrier rejects with when the coordinator lookup found no broker (its own classes). */
 function coordinatorNotFound(): Error {
-  const lookup = Object.assign(new Error("Failed to find group coordinator"), {
-    name: "KafkaJSGroupCoordinatorNotFound",
-    retriable: false,
-  });
-  return Object.assign(new Error("Failed to find group coordinator", { cause: lookup }), {
-    name: "KafkaJSNonRetriableError",
-    retriable: false,
-  });
+  const { KafkaJSGroupCoordinatorNotFound, KafkaJSNonRetriableError } = kafkajs as unknown as Record<
+    "KafkaJSGroupCoordinatorNotFound" | "KafkaJSNonRetriableError",
+    new (
+      e: unknown,
+      options?: object,
+    ) => Error
+  >;
+  const lookup = new KafkaJSGroupCoordinatorNotFound("Failed to find group coordinator");
+  return new KafkaJSNonRetriableError(lookup, { cause: lookup });
 }
 
 /**

@@ -17,10 +17,9 @@ import { pricingConfigOf } from "../../bin/pricing.ts";
 import { startServer } from "../../bin/server.ts";
 import { createLogger } from "../../infra/log.ts";
 import { createMetrics } from "../../infra/metrics.ts";
-import { HOUR } from "../../infra/store/rollups.ts";
+import { DAY, HOUR } from "../../infra/store/rollups.ts";
 import { dexTvlResponse } from "../../schemas/api/tvl.ts";
-
-const DAY = 86_400;
+import { apiTime } from "../helpers/api-devnet.ts";
 
 test("tondex's server keeps every hour's DEX TVL from the first state's day to the head, unasked", async (t) => {
   const dir = await mkdtemp(join(tmpdir(), "tondex-tvl-keeper-"));
@@ -81,9 +80,8 @@ test("tondex's server keeps every hour's DEX TVL from the first state's day to t
   // The hourly history over those hours answers the kept points (a short devnet's hours precede its first
   // states, so they are null: the values themselves are tested in tvl-kept.test.ts).
   const { port } = server.address() as { port: number };
-  const iso = (s: number) => new Date(s * 1000).toISOString().slice(0, 19);
   const res = await fetch(
-    `http://127.0.0.1:${port}/v1/stats/tvl?interval=hour&since=${iso(from)}&until=${iso(to)}`,
+    `http://127.0.0.1:${port}/v1/stats/tvl?interval=hour&since=${apiTime(from)}&until=${apiTime(to)}`,
   );
   t.is(res.status, 200);
   const body = dexTvlResponse.parse(await res.json());

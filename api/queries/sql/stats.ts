@@ -66,7 +66,7 @@ const poolParts = (hours: "pool_rollup_1h" | "pool_rollup_1h_by_bucket", has: Pr
   ]);
 
 /**
- * Which parts a window has (./../../../infra/store/rollups.ts `windowPieces`, `partialHours`): a statement
+ * Which parts a window has (infra/store/rollups.ts `windowPieces`, `partialHours`): a statement
  * reads only those. `edges` are the partial hours the pool statistics read from the facts; `raw` and
  * `minute` what the DEX totals read from the facts and the minute rows.
  */
