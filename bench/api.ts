@@ -33,6 +33,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { constants, monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { getHeapSpaceStatistics } from "node:v8";
 import { friendly } from "../api/mappers/common.ts";
 import { isKnownPool, type KnownPoolRecord } from "../api/read-model.ts";
 import { ClickHouseReadModel } from "../api/read-model-clickhouse.ts";
@@ -101,7 +102,17 @@ export type KindBench = {
   halfGc: GcPauses;
   /** Response-memo hits during the distinct runs: 0 means every one was computed. */
   distinctMemoHits: number;
+  /**
+   * The server's old generation grown per distinct request during the distinct run (bytes): what its
+   * young collections promoted, all of it garbage later (the answers are not kept). null when a full
+   * collection ran during the run (it frees some of it, so the difference says nothing).
+   */
+  distinctOldBytesPerRequest: number | null;
 };
+
+/** Bytes in use in this process's (the server's) old generation. */
+const oldGeneration = () =>
+  getHeapSpaceStatistics().find((x) => x.space_name === "old_space")?.space_used_size ?? 0;
 
 export type ApiBench = {
   devnet: { blocks: number; transactions: number };
@@ -302,7 +313,11 @@ export async function runApiBench(options: { blocks?: number; kinds?: Kind[] } =
           const repeated = await cannon(`${tondex.base}${repeatedPath}`, SECONDS);
           await cannon(tondex.base, WARMUP_SECONDS, { distinct: { templates, offset: WARMUP_OFFSET } });
           const before = await hits();
+          const distinctGc = gcPauses();
+          const oldBefore = oldGeneration();
           const distinct = await cannon(tondex.base, SECONDS, { distinct: { templates, offset: 1 } });
+          const oldGrown = oldGeneration() - oldBefore;
+          const fullDuringDistinct = distinctGc.stop().full;
           const rate = Math.max(1, Math.floor(distinct.requestsPerSecond / 2));
           const gc = gcPauses();
           const half = await cannon(tondex.base, SECONDS, {
@@ -329,6 +344,8 @@ export async function runApiBench(options: { blocks?: number; kinds?: Kind[] } =
             halfBursts,
             halfGc,
             distinctMemoHits: (await hits()) - before,
+            distinctOldBytesPerRequest:
+              fullDuringDistinct > 0 ? null : Math.round(oldGrown / Math.max(1, distinct.total)),
           });
         } finally {
           bare.stop();
@@ -370,6 +387,13 @@ export function printApiBench(r: ApiBench): void {
     console.log(
       `  ratio ${dis.toFixed(4)}${verdict(target, target !== undefined && dis >= target)}` +
         `  (memo hits during the distinct runs: ${k.distinctMemoHits})`,
+    );
+    console.log(
+      `  server old generation grown per distinct request: ${
+        k.distinctOldBytesPerRequest === null
+          ? "not measured (a full collection ran)"
+          : `${k.distinctOldBytesPerRequest} bytes`
+      }`,
     );
     console.log(line(`distinct at half load, paced (${fmt(k.half.rate)} req/s)`, k.half));
     console.log(

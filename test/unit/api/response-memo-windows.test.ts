@@ -90,3 +90,24 @@ test("a key older than the seen keys is new again: kept among the recent answers
     await s.close();
   }
 });
+
+test("the recent answers are the newest few: a slot a repeat leaves is taken by the next new answer", async (t) => {
+  const s = await serve(3, 1000);
+  try {
+    for (let n = 1; n <= 5; n++) await s.ask(n); // the ring holds 3, 4, 5
+    for (const n of [3, 4, 5]) t.is(await s.ask(n), `answer to ${PATH}?n=${n}`);
+    t.like(s.memo.stats(), { hits: 3, misses: 5, entries: 3 }); // 3, 4, 5 moved to the main memory
+    await s.ask(2); // left the ring when it wrapped, still among the seen keys: computed once more, kept
+    t.like(s.memo.stats(), { hits: 3, misses: 6, entries: 4 });
+    for (let n = 6; n <= 9; n++) await s.ask(n); // the ring wraps again: 7, 8, 9
+    for (const n of [7, 8, 9, 2, 3]) t.is(await s.ask(n), `answer to ${PATH}?n=${n}`);
+    t.like(s.memo.stats(), { hits: 8, misses: 10 });
+    await s.ask(6);
+    t.deepEqual(
+      s.computed,
+      [1, 2, 3, 4, 5, 2, 6, 7, 8, 9, 6].map((n) => `${PATH}?n=${n}`),
+    );
+  } finally {
+    await s.close();
+  }
+});
