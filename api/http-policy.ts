@@ -47,7 +47,10 @@ export function corsMiddleware(policy: HttpPolicy): Middleware {
   return (ctx, next) => (ctx.get("Origin") === "" ? next() : middleware(ctx, next));
 }
 
-export function compressMiddleware(policy: HttpPolicy, uncompressedPaths: ReadonlySet<string>): Middleware {
+export function compressMiddleware(
+  policy: HttpPolicy,
+  uncompressedPaths: { has(path: string): boolean },
+): Middleware {
   const middleware = compress({ threshold: policy.compressMinBytes });
   return (ctx, next) => (uncompressedPaths.has(ctx.path) ? next() : middleware(ctx, next));
 }

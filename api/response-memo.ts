@@ -3,11 +3,11 @@
  * depends on has changed. Trading bots and wallets ask for the same quote again and again (a UI re-quotes
  * every second); between two committed batches the answer cannot differ, so recomputing it is waste.
  *
- * Which requests: routes declared `memo: true` (api/route.ts) — responses that are a function of the
- * request and the indexed data alone (swap and reverse-swap simulation; not the clock, not live wallet
- * balances). Only bodiless requests (these routes take the query string) without an Origin (CORS is
- * Koa's), only 200 answers; these routes are never compressed (api/http-policy.ts), so an answer kept
- * for one client is right for every other.
+ * Which requests: routes declared with `memo` (api/route.ts) — responses that are a function of the
+ * request and the indexed data alone (swap and reverse-swap simulation, and liquidity simulation without
+ * `wallet_address`; not the clock, not live wallet balances). Only bodiless requests (these routes take
+ * the query string) without an Origin (CORS is Koa's), only 200 answers; these routes are never
+ * compressed (api/http-policy.ts), so an answer kept for one client is right for every other.
  *
  * When an entry is served: its data version is still current and it is younger than `ttlMs`.
  * - `version()` is bumped by the pipeline after every committed batch and pool-state cache update
@@ -45,12 +45,16 @@
  * alone (the same table churn as above).
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { parse as parseQuery } from "node:querystring";
 import type { Context, Middleware, Next } from "koa";
 import { hashWindow } from "./hash-window.ts";
 
 export type ResponseMemoOptions = {
-  /** Exact paths whose responses may be memoized. */
-  readonly paths: ReadonlySet<string>;
+  /**
+   * Exact paths whose responses may be memoized, each with the query parameters whose presence makes a
+   * request of it not memoizable (api/route.ts `memoizablePaths`).
+   */
+  readonly paths: ReadonlyMap<string, readonly string[]>;
   /** The indexed data's version; any change invalidates every entry. */
   readonly version: () => number;
   readonly ttlMs: number;
@@ -114,6 +118,14 @@ function keyHash(key: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
   return h >>> 1;
+}
+
+/** Whether the URL's query names one of `params` (decoded as Koa decodes it, whatever its value). */
+function namesAny(url: string, params: readonly string[]): boolean {
+  const q = url.indexOf("?");
+  if (q < 0) return false;
+  const query = parseQuery(url.slice(q + 1));
+  return params.some((p) => Object.hasOwn(query, p));
 }
 
 function pathOf(url: string): string {
@@ -255,13 +267,15 @@ export function createResponseMemo(options: ResponseMemoOptions): ResponseMemo {
       next = koa;
       return (req: MarkedRequest, res: ServerResponse) => {
         const url = req.url ?? "";
+        const unless = options.paths.get(pathOf(url));
         // A cross-origin request (Origin) is Koa's: its CORS headers depend on the Origin, which the key
         // does not hold (api/http-policy.ts). Its answer is not kept either (it is not marked).
         if (
           (req.method !== "GET" && req.method !== "POST") ||
-          !options.paths.has(pathOf(url)) ||
+          unless === undefined ||
           !bodiless(req) ||
-          req.headers.origin !== undefined
+          req.headers.origin !== undefined ||
+          (unless.length > 0 && namesAny(url, unless))
         )
           return koa(req, res);
         const key = `${req.method} ${url}`;

@@ -47,8 +47,10 @@ export type RouteSpec = {
   /**
    * The response is a function of the request and the indexed data alone (no clock, no live wallet
    * reads), so api/response-memo.ts may answer repeats from memory. Only for paths without parameters.
+   * `{ unless }`: the same, except for requests whose query names one of these parameters (a live read of
+   * a wallet's contracts).
    */
-  memo?: boolean;
+  memo?: true | { readonly unless: readonly string[] };
 };
 
 type Out<S, Fallback> = S extends ZodTypeAny ? z.output<S> : Fallback;
@@ -100,10 +102,13 @@ function decorate(
   responsesDecorator(spec.response as AnyZodObject)(target, name, descriptor);
 }
 
-const memoizable = new Set<string>();
+const memoizable = new Map<string, readonly string[]>();
 
-/** The paths (and alias paths) of every route declared `memo: true`. */
-export function memoizablePaths(): ReadonlySet<string> {
+/**
+ * The paths (and alias paths) of every route declared with `memo`, each with the query parameters whose
+ * presence makes a request of it not memoizable (none for `memo: true`).
+ */
+export function memoizablePaths(): ReadonlyMap<string, readonly string[]> {
   return memoizable;
 }
 
@@ -133,10 +138,11 @@ export function route(spec: RouteSpec) {
     const methods = fixedPaths.get(at.path) ?? new Set<string>();
     fixedPaths.set(at.path, methods.add(at.method.toUpperCase()));
   }
-  if (spec.memo === true) {
+  if (spec.memo !== undefined) {
+    const unless = spec.memo === true ? [] : spec.memo.unless;
     for (const at of [spec, ...(spec.aliases ?? [])]) {
-      if (at.path.includes("{")) throw new Error(`memo: true needs a fixed path, not ${at.path}`);
-      memoizable.add(at.path);
+      if (at.path.includes("{")) throw new Error(`memo needs a fixed path, not ${at.path}`);
+      memoizable.set(at.path, unless);
     }
   }
   return (target: object, name: string, descriptor: PropertyDescriptor): PropertyDescriptor => {

@@ -43,6 +43,8 @@ export class SimulateController {
   @route({
     method: "post",
     path: "/v1/liquidity_provision/simulate",
+    // With `wallet_address` the answer counts what the wallet's LpAccount holds (a live chain read).
+    memo: { unless: ["wallet_address"] },
     tags,
     summary: "Simulate providing liquidity (Initial, Balanced, Arbitrary incl. single-sided)",
     description:

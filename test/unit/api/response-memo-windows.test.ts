@@ -13,7 +13,7 @@ const PATH = "/quote";
 
 async function serve(recentEntries: number, seenKeys: number) {
   const memo = createResponseMemo({
-    paths: new Set([PATH]),
+    paths: new Map([[PATH, []]]),
     version: () => 1,
     ttlMs: 60_000,
     clock: () => 0,

@@ -12,7 +12,8 @@ import type { ApiDeps, PoolStateCache } from "../../../api/deps.ts";
 import { friendly as f } from "../../../api/mappers/common.ts";
 import type { PoolState } from "../../../dex/amm/index.ts";
 import { swap } from "../../../dex/amm/index.ts";
-import { P_CPI, TON, USDT } from "./fixtures.ts";
+import { fakeChain } from "./fixture-chain.ts";
+import { P_CPI, TON, USDT, WALLET } from "./fixtures.ts";
 import { NOW_MS, testDeps } from "./harness.ts";
 
 const PATH =
@@ -240,5 +241,41 @@ test("when the shared computation fails, each waiter is answered on its own", as
     t.like(fx.memo.stats(), { misses: 1, shared: 0 });
   } finally {
     await closing(fx.server);
+  }
+});
+
+test("a liquidity simulation is repeated from memory, except one that reads a wallet's LpAccount", async (t) => {
+  const chain = fakeChain();
+  let lpReads = 0;
+  const counting = {
+    ...chain,
+    getLpAccountData: (address: Parameters<typeof chain.getLpAccountData>[0]) => {
+      lpReads++;
+      return chain.getLpAccountData(address);
+    },
+  };
+  const s = await serve({ chain: counting });
+  const LIQUIDITY =
+    `/v1/liquidity_provision/simulate?provision_type=Balanced&token_a=${f(TON)}&token_b=${f(USDT)}` +
+    `&token_a_units=1000000000&pool_address=${f(P_CPI.address)}&slippage_tolerance=0.01`;
+  try {
+    const first = await post(s.base, LIQUIDITY);
+    t.is(first.status, 200, first.text);
+    t.deepEqual(await post(s.base, LIQUIDITY), first);
+    t.like(s.memo.stats(), { hits: 1, misses: 1 });
+    t.is(lpReads, 0);
+    // The wallet's LpAccount is read live for every request, even the same one, and named in any encoding.
+    for (const path of [
+      `${LIQUIDITY}&wallet_address=${f(WALLET)}`,
+      `${LIQUIDITY}&wallet%5Faddress=${f(WALLET)}`,
+    ]) {
+      const a = await post(s.base, path);
+      t.is(a.status, 200, a.text);
+      t.deepEqual(await post(s.base, path), a);
+    }
+    t.is(lpReads, 4);
+    t.like(s.memo.stats(), { hits: 1, misses: 1 });
+  } finally {
+    await closing(s.server);
   }
 });
