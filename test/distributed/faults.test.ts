@@ -61,9 +61,28 @@ function tondex(name: string, args: string[], env: Record<string, string>): Proc
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** How long one request to a replica may take (a quote or a listing takes milliseconds). */
+const HTTP_MS = 20_000;
+
+/** What each process said last: its warnings and errors, then its last lines. */
+function tails(procs: readonly Proc[]): string {
+  return procs
+    .map((p) => {
+      const lines = p.log.join("").split("\n");
+      const bad = lines.filter((l) => /"level":(40|50|60)/.test(l)).slice(-10);
+      return `--- ${p.name} (exit ${p.child.exitCode ?? "running"})\n${[...bad, "…", ...lines.slice(-8)].join("\n")}`;
+    })
+    .join("\n");
+}
+
 async function http(port: number, path: string, method = "GET"): Promise<{ status: number; body: string }> {
   try {
-    const res = await fetch(`http://127.0.0.1:${port}${path}`, { method });
+    // Bounded: a request that hangs fails its step with this error (and the processes' logs, below) instead
+    // of outliving ava's timeout with nothing said.
+    const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+      method,
+      signal: AbortSignal.timeout(HTTP_MS),
+    });
     return { status: res.status, body: await res.text() };
   } catch (error) {
     return { status: 0, body: String(error) };
@@ -151,6 +170,9 @@ function watchReplicas(redisUrl: string, keyPrefix: string, ports: [number, numb
 }
 
 test("Kafka restart, ClickHouse outage and Redis outage mid-run: exact facts, serve stays up, replicas agree", async (t) => {
+  // Each wait below has its own deadline and fails with the processes' logs; this bounds the whole test
+  // (ava's idle timeout, 5 min, would end it with nothing said).
+  t.timeout(1_500_000);
   const dir = await mkdtemp(join(tmpdir(), "tondex-faults-"));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const db = guid();
@@ -195,119 +217,134 @@ test("Kafka restart, ClickHouse outage and Redis outage mid-run: exact facts, se
     for (const p of [...procs, ingest]) p.child.kill("SIGKILL");
   });
   const [portA, portB] = ports as [number, number];
-  await until(async () => (await http(portA, "/v1/routers")).status === 200, 120_000);
-  await until(async () => (await http(portB, "/v1/routers")).status === 200, 120_000);
-  const store = await openStore({ clickhouseUrl: env.CLICKHOUSE_URL, dataDir: dir });
-  t.teardown(() => store.close());
-  const progressed = async (blocks: number) => {
-    const before = (await readCursor(store).catch(() => ({ mcSeqno: null }))).mcSeqno ?? 0;
+  let stage = "waiting for both replicas to serve";
+  try {
+    await until(async () => (await http(portA, "/v1/routers")).status === 200, 120_000);
+    await until(async () => (await http(portB, "/v1/routers")).status === 200, 120_000);
+    const store = await openStore({ clickhouseUrl: env.CLICKHOUSE_URL, dataDir: dir });
+    t.teardown(() => store.close());
+    const progressed = async (blocks: number) => {
+      const before = (await readCursor(store).catch(() => ({ mcSeqno: null }))).mcSeqno ?? 0;
+      await until(
+        async () =>
+          ((await readCursor(store).catch(() => ({ mcSeqno: null }))).mcSeqno ?? 0) >= before + blocks,
+        300_000,
+        250,
+      );
+    };
+    const listed = { pool_list: [] as Pool[] };
     await until(
-      async () =>
-        ((await readCursor(store).catch(() => ({ mcSeqno: null }))).mcSeqno ?? 0) >= before + blocks,
+      async () => {
+        const res = await http(portA, "/v1/pools");
+        if (res.status === 200) listed.pool_list = (JSON.parse(res.body) as typeof listed).pool_list;
+        return listed.pool_list.length >= 3;
+      },
+      120_000,
+      200,
+    );
+    const watch = watchReplicas(
+      t.context.redisUrl,
+      env.REDIS_KEY_PREFIX,
+      [portA, portB],
+      listed.pool_list.slice(0, 3),
+    );
+    await progressed(5);
+
+    // Kafka broker restart.
+    stage = "Kafka broker restart";
+    await watch.pause();
+    await infra("stop", "kafka");
+    await sleep(2_000);
+    await infra("start", "kafka");
+    watch.resume();
+    await progressed(5);
+    await watch.pause();
+
+    // ClickHouse away: the API answers 503 JSON and stays up; the processors wait.
+    stage = "ClickHouse outage";
+    await infra("stop", "clickhouse");
+    // The reference-data snapshot answers for at most 2 × API_CACHE_TTL_MS (1 s) without the store.
+    await sleep(2_500);
+    const down = await http(portA, "/v1/pools");
+    t.is(down.status, 503, down.body.slice(0, 300));
+    t.is((JSON.parse(down.body) as { error: { code: string } }).error.code, "service_unavailable");
+    await sleep(4_000);
+    t.is((await http(portB, "/v1/pools")).status, 503);
+    await infra("start", "clickhouse");
+    await until(async () => (await http(portA, "/v1/pools")).status === 200, 60_000);
+
+    // Redis away: simulations still answered (from ClickHouse), counted; back: used again.
+    stage = "Redis outage";
+    const { pool_list: pools } = JSON.parse((await http(portA, "/v1/pools")).body) as { pool_list: Pool[] };
+    t.true(pools.length > 0);
+    const errorsBefore = await cacheErrors(portA);
+    await infra("stop", "redis");
+    const during = await simulate(portA, pools[0] as Pool);
+    t.is(during.status, 200, during.body.slice(0, 300));
+    await until(async () => (await cacheErrors(portA)) > errorsBefore, 10_000);
+    await infra("start", "redis");
+    await sleep(3_000);
+    const settled = await cacheErrors(portA);
+    t.is((await simulate(portA, pools[0] as Pool)).status, 200);
+    await sleep(1_000);
+    t.is(await cacheErrors(portA), settled, "Redis is used again: no more cache errors");
+    watch.resume();
+
+    // The run ends with the ground truth exactly.
+    stage = "waiting for the ingest to finish and the processors to catch up";
+    const end = /"lastMcSeqno":(\d+)[^\n]*"msg":"ingest finished"/;
+    await until(() => end.test(ingest.log.join("")) || ingest.child.exitCode !== null, 420_000);
+    t.is(await ingest.exited, 0, ingest.log.join("").slice(-2000));
+    const lastMc = Number(end.exec(ingest.log.join(""))?.[1]);
+    await until(
+      async () => (await readCursor(store).catch(() => ({ mcSeqno: null }))).mcSeqno === lastMc,
       300_000,
       250,
     );
-  };
-  const listed = { pool_list: [] as Pool[] };
-  await until(
-    async () => {
-      const res = await http(portA, "/v1/pools");
-      if (res.status === 200) listed.pool_list = (JSON.parse(res.body) as typeof listed).pool_list;
-      return listed.pool_list.length >= 3;
-    },
-    120_000,
-    200,
-  );
-  const watch = watchReplicas(
-    t.context.redisUrl,
-    env.REDIS_KEY_PREFIX,
-    [portA, portB],
-    listed.pool_list.slice(0, 3),
-  );
-  await progressed(5);
+    stage = "comparing facts and replicas";
+    const watched = await watch.stop();
+    t.deepEqual(watched.disagreements.slice(0, 3), [], "after each commit both replicas quote alike");
+    t.true(watched.agreed >= 5, `only ${watched.agreed} commits compared`);
+    const expected = await runDevnet({ seed: SEED, blocks: BLOCKS, actionsPerBlock: ACTIONS });
+    t.is(await countFacts(store, "transactions", {}), BigInt(expected.txs.length));
+    const check = await factsMatchTruth(store, expected.truth);
+    t.deepEqual(check.problems.slice(0, 20), []);
 
-  // Kafka broker restart.
-  await watch.pause();
-  await infra("stop", "kafka");
-  await sleep(2_000);
-  await infra("start", "kafka");
-  watch.resume();
-  await progressed(5);
-  await watch.pause();
-
-  // ClickHouse away: the API answers 503 JSON and stays up; the processors wait.
-  await infra("stop", "clickhouse");
-  // The reference-data snapshot answers for at most 2 × API_CACHE_TTL_MS (1 s) without the store.
-  await sleep(2_500);
-  const down = await http(portA, "/v1/pools");
-  t.is(down.status, 503, down.body.slice(0, 300));
-  t.is((JSON.parse(down.body) as { error: { code: string } }).error.code, "service_unavailable");
-  await sleep(4_000);
-  t.is((await http(portB, "/v1/pools")).status, 503);
-  await infra("start", "clickhouse");
-  await until(async () => (await http(portA, "/v1/pools")).status === 200, 60_000);
-
-  // Redis away: simulations still answered (from ClickHouse), counted; back: used again.
-  const { pool_list: pools } = JSON.parse((await http(portA, "/v1/pools")).body) as { pool_list: Pool[] };
-  t.true(pools.length > 0);
-  const errorsBefore = await cacheErrors(portA);
-  await infra("stop", "redis");
-  const during = await simulate(portA, pools[0] as Pool);
-  t.is(during.status, 200, during.body.slice(0, 300));
-  await until(async () => (await cacheErrors(portA)) > errorsBefore, 10_000);
-  await infra("start", "redis");
-  await sleep(3_000);
-  const settled = await cacheErrors(portA);
-  t.is((await simulate(portA, pools[0] as Pool)).status, 200);
-  await sleep(1_000);
-  t.is(await cacheErrors(portA), settled, "Redis is used again: no more cache errors");
-  watch.resume();
-
-  // The run ends with the ground truth exactly.
-  const end = /"lastMcSeqno":(\d+)[^\n]*"msg":"ingest finished"/;
-  await until(() => end.test(ingest.log.join("")) || ingest.child.exitCode !== null, 1_200_000);
-  t.is(await ingest.exited, 0, ingest.log.join("").slice(-2000));
-  const lastMc = Number(end.exec(ingest.log.join(""))?.[1]);
-  await until(
-    async () => (await readCursor(store).catch(() => ({ mcSeqno: null }))).mcSeqno === lastMc,
-    600_000,
-    250,
-  );
-  const watched = await watch.stop();
-  t.deepEqual(watched.disagreements.slice(0, 3), [], "after each commit both replicas quote alike");
-  t.true(watched.agreed >= 5, `only ${watched.agreed} commits compared`);
-  const expected = await runDevnet({ seed: SEED, blocks: BLOCKS, actionsPerBlock: ACTIONS });
-  t.is(await countFacts(store, "transactions", {}), BigInt(expected.txs.length));
-  const check = await factsMatchTruth(store, expected.truth);
-  t.deepEqual(check.problems.slice(0, 20), []);
-
-  // Both API replicas quote every pool identically once the last commit is visible to both: each polls the
-  // data version every 100 ms, and its reference-data snapshot may answer up to 2 × API_CACHE_TTL_MS (1 s)
-  // while it refreshes after a new version (api/read-model-cached.ts).
-  await sleep(3_000);
-  const final = JSON.parse((await http(portA, "/v1/pools")).body) as { pool_list: Pool[] };
-  let compared = 0;
-  for (const p of final.pool_list) {
-    const [a, b] = await Promise.all([simulate(portA, p), simulate(portB, p)]);
-    t.is(a.status, b.status, `pool ${p.address}: ${a.body.slice(0, 200)} | ${b.body.slice(0, 200)}`);
-    t.is(a.body, b.body, `pool ${p.address}`);
-    compared++;
-  }
-  for (const p of procs) p.child.kill("SIGTERM");
-  for (const p of procs) {
-    const code = await p.exited;
-    t.is(
-      code,
-      0,
-      `${p.name} stops cleanly:\n${p.log
-        .join("")
-        .split("\n")
-        .filter((l) => /"level":(50|60)/.test(l))
-        .slice(0, 5)
-        .join("\n")}`,
+    // Both API replicas quote every pool identically once the last commit is visible to both: each polls the
+    // data version every 100 ms, and its reference-data snapshot may answer up to 2 × API_CACHE_TTL_MS (1 s)
+    // while it refreshes after a new version (api/read-model-cached.ts).
+    await sleep(3_000);
+    const final = JSON.parse((await http(portA, "/v1/pools")).body) as { pool_list: Pool[] };
+    let compared = 0;
+    for (const p of final.pool_list) {
+      const [a, b] = await Promise.all([simulate(portA, p), simulate(portB, p)]);
+      t.is(a.status, b.status, `pool ${p.address}: ${a.body.slice(0, 200)} | ${b.body.slice(0, 200)}`);
+      t.is(a.body, b.body, `pool ${p.address}`);
+      compared++;
+    }
+    stage = "stopping the processes";
+    for (const p of procs) p.child.kill("SIGTERM");
+    for (const p of procs) {
+      const code = await Promise.race([
+        p.exited,
+        sleep(60_000).then(() => "still running 60 s after SIGTERM"),
+      ]);
+      t.is(
+        code,
+        0,
+        `${p.name} stops cleanly:\n${p.log
+          .join("")
+          .split("\n")
+          .filter((l) => /"level":(50|60)/.test(l))
+          .slice(0, 5)
+          .join("\n")}`,
+      );
+    }
+    t.log(
+      `${expected.txs.length} transactions; during the run ${watched.commits} data versions seen, ${watched.agreed} compared alike on ${Math.min(3, listed.pool_list.length)} pools, ${watched.superseded} overtaken by the next commit; at the end ${compared} pools quoted identically by both replicas`,
     );
+  } catch (error) {
+    t.log(`failed at: ${stage}\n${tails([...procs, ingest])}`);
+    throw error;
   }
-  t.log(
-    `${expected.txs.length} transactions; during the run ${watched.commits} data versions seen, ${watched.agreed} compared alike on ${Math.min(3, listed.pool_list.length)} pools, ${watched.superseded} overtaken by the next commit; at the end ${compared} pools quoted identically by both replicas`,
-  );
 });
