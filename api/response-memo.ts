@@ -31,7 +31,7 @@
  *   the old generation beside the Map; a table it has left keeps pointing at the answers it held, and
  *   until the next full collection those pointers keep them alive. Measured with a Map: ~1.8 KB of old
  *   generation per distinct quote (every answer promoted), a full collection every few seconds under
- *   load; with the ring, ~0.2 KB (bench/api.ts);
+ *   load; with the ring, ~10 bytes (bench/api.ts prints it);
  * - the keys of the `seenKeys` newest answers are remembered as 31-bit hashes in fixed typed arrays
  *   (./hash-window.ts: nothing for the collector to copy or promote), and an answer whose key was seen there goes to the main memory at once:
  *   a request repeated later than `recentEntries` others but within `seenKeys` is computed twice, then
