@@ -165,7 +165,6 @@ export function createResponseMemo(options: ResponseMemoOptions): ResponseMemo {
   /** The keys' hashes (-1: an empty slot), compared before the keys. */
   const ringHashes = new Int32Array(recentEntries).fill(-1);
   let ringNext = 0;
-  let ringCount = 0;
   /** The slot holding `key` among the newest answers, or -1. */
   const ringSlot = (key: string, hash: number): number => {
     for (let i = 0; i < recentEntries; i++) if (ringHashes[i] === hash && ringKeys[i] === key) return i;
@@ -175,7 +174,6 @@ export function createResponseMemo(options: ResponseMemoOptions): ResponseMemo {
     ringKeys[i] = null;
     ringEntries[i] = null;
     ringHashes[i] = -1;
-    ringCount--;
   };
   /** Hashes of the newest stored keys. */
   const seen = hashWindow(seenKeys);
@@ -219,7 +217,7 @@ export function createResponseMemo(options: ResponseMemoOptions): ResponseMemo {
     if (entry !== undefined && fresh(entry, version)) return entry;
     const i = ringSlot(key, hash);
     const newer = i < 0 ? null : ringEntries[i];
-    if (newer === null || newer === undefined || !fresh(newer, version)) return undefined;
+    if (!newer || !fresh(newer, version)) return undefined;
     ringClear(i);
     keepLong(key, newer);
     return newer;
@@ -242,7 +240,6 @@ export function createResponseMemo(options: ResponseMemoOptions): ResponseMemo {
     if (i >= 0) ringClear(i);
     if (repeated) return keepLong(key, entry);
     if (recentEntries === 0) return;
-    if (ringHashes[ringNext] === -1) ringCount++;
     ringKeys[ringNext] = key;
     ringEntries[ringNext] = entry;
     ringHashes[ringNext] = hash;
@@ -338,6 +335,6 @@ export function createResponseMemo(options: ResponseMemoOptions): ResponseMemo {
       land(mark, kept);
     },
 
-    stats: () => ({ ...counts, entries: entries.size + ringCount }),
+    stats: () => ({ ...counts, entries: entries.size + ringHashes.filter((h) => h !== -1).length }),
   };
 }
