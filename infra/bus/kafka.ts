@@ -3,7 +3,9 @@
  * unchanged on it and on the in-process bus (test/distributed/bus-contract.test.ts runs one suite on both).
  *
  * - Topics are created on first use with `partitions` partitions (the brokers' auto-creation is off in
- *   infra/servers; a topic that exists keeps its partition count). Keys are partitioned by kafkajs's
+ *   infra/servers; a topic that exists keeps its partition count), and used once the brokers serve its
+ *   metadata: a replica told the topic exists while another replica's creation is still spreading waits
+ *   for it (about 15 s at most) instead of failing. Keys are partitioned by kafkajs's
  *   DefaultPartitioner, which is Kafka's murmur2 (./partition.ts computes the same numbers).
  * - `produce` resolves once every record is acknowledged by all in-sync replicas (acks=-1), from an
  *   idempotent producer (one request in flight), so a retried send neither duplicates nor reorders.
@@ -34,7 +36,7 @@ import {
 } from "kafkajs";
 import { errorMessage, isRetryable, NonRetryableError, RetryableError } from "../errors.ts";
 import type { Logger } from "../log.ts";
-import { backoffDelayMs, sleep } from "../retry.ts";
+import { backoffDelayMs, RETRY_DEFAULTS, retry, sleep } from "../retry.ts";
 import type {
   Batch,
   BatchHandler,
@@ -83,6 +85,13 @@ const OUTAGE_ERRORS = new Set([
   "KafkaJSNumberOfRetriesExceeded",
   "KafkaJSRequestTimeoutError",
 ]);
+
+/** Protocol errors a topic answers with while its creation spreads through the brokers. */
+const TOPIC_SETTLING = new Set(["UNKNOWN_TOPIC_OR_PARTITION", "LEADER_NOT_AVAILABLE"]);
+const isTopicSettling = (error: unknown): boolean =>
+  TOPIC_SETTLING.has((error as { type?: unknown } | null)?.type as string);
+/** How long a topic just created (here or by another replica) may take to be served: about 15 s. */
+const TOPIC_SETTLE = { ...RETRY_DEFAULTS, shouldRetry: isTopicSettling };
 
 /** Whether a consumer crash is the brokers being away (restart and wait), not a fault of this consumer. */
 export function isBrokerOutage(error: unknown): boolean {
@@ -153,6 +162,9 @@ export function createKafkaBus(
             },
           ],
         });
+        // createTopics waits for the leaders of a topic it created, not of one that "exists" because
+        // another replica's request got there first; its metadata may not be served yet.
+        await retry(() => admin.fetchTopicMetadata({ topics: [name] }), TOPIC_SETTLE);
       })();
       ready.catch(() => topicsReady.delete(name));
       topicsReady.set(name, ready);
@@ -410,7 +422,8 @@ export function createKafkaBus(
     const started = (async () => {
       await ensureTopic(prefix + topic.name);
       await kc.connect();
-      await kc.subscribe({ topic: prefix + topic.name, fromBeginning: true });
+      // The consumer's own view of the cluster (another broker, in a cluster of several) may lag the admin's.
+      await retry(() => kc.subscribe({ topic: prefix + topic.name, fromBeginning: true }), TOPIC_SETTLE);
       await runConsumer();
     })();
     const done = (async () => {

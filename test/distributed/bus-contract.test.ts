@@ -7,6 +7,7 @@
  * Kafka alone: several consumers of one group split the partitions, each record handled once.
  */
 import anyTest, { type ExecutionContext, type TestFn } from "ava";
+import { Kafka, type KafkaConfig } from "kafkajs";
 import { createKafkaBus } from "../../infra/bus/kafka.ts";
 import { createMemoryBus } from "../../infra/bus/memory.ts";
 import { partitionOf } from "../../infra/bus/partition.ts";
@@ -314,6 +315,48 @@ test("kafka: two consumers of one group split the partitions; every record is ha
     "both replicas got partitions",
   );
   t.is([...(partitionsOf[0] ?? [])].filter((p) => partitionsOf[1]?.has(p)).length, 0);
+});
+
+test("kafka: a replica starting while another creates the topic waits until the brokers serve it", async (t) => {
+  // Replicas starting together on a fresh deployment: one creates the topic, the others are told it
+  // exists while the brokers do not serve its metadata yet (a metadata request answers
+  // UNKNOWN_TOPIC_OR_PARTITION). Played here by a bus whose createTopics answers "exists" and creates
+  // nothing; the other bus creates the topic 2 s later.
+  const topic = topicOf();
+  let toldExists = 0;
+  const lateKafka = (config: KafkaConfig) => {
+    const kafka = new Kafka(config);
+    const adminOf = kafka.admin.bind(kafka);
+    kafka.admin = (adminConfig) => {
+      const admin = adminOf(adminConfig);
+      admin.createTopics = async () => {
+        toldExists++;
+        return false;
+      };
+      return admin;
+    };
+    return kafka;
+  };
+  const options = { brokers: [t.context.kafkaBrokers], partitions: 1, sessionTimeoutMs: 10_000 };
+  const late = createKafkaBus(options, lateKafka);
+  t.teardown(() => late.close());
+  const seen: number[] = [];
+  const consumer = late.consume(topic, guid(), async (b) => void seen.push(...ns(b)), {
+    maxBatch: 20,
+    maxWaitMs: 10,
+  });
+  await new Promise((r) => setTimeout(r, 2_000));
+  const creator = createKafkaBus(options);
+  t.teardown(() => creator.close());
+  await creator.produce(
+    topic,
+    [1, 2, 3].map((n) => rec("0:0000", n)),
+  );
+  await until(() => seen.length === 3, 30_000);
+  await consumer.stop();
+  await t.notThrowsAsync(consumer.done);
+  t.is(toldExists, 1);
+  t.deepEqual(seen, [1, 2, 3]);
 });
 
 test("kafka: replicas of one group stopping at once, a batch in flight, end cleanly; the next consumer reads on from their commits", async (t) => {
