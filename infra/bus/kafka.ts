@@ -86,10 +86,17 @@ const OUTAGE_ERRORS = new Set([
   "KafkaJSRequestTimeoutError",
 ]);
 
-/** Protocol errors a topic answers with while its creation spreads through the brokers. */
+/** Protocol errors a topic answers with while its creation spreads through the brokers (wait and ask again). */
 const TOPIC_SETTLING = new Set(["UNKNOWN_TOPIC_OR_PARTITION", "LEADER_NOT_AVAILABLE"]);
-const isTopicSettling = (error: unknown): boolean =>
-  TOPIC_SETTLING.has((error as { type?: unknown } | null)?.type as string);
+export function isTopicSettling(error: unknown): boolean {
+  // kafkajs's retriers wrap the protocol error (as `cause`) when they give up.
+  for (let e = error, depth = 0; e !== null && typeof e === "object" && depth < 8; depth++) {
+    const { type, cause } = e as { type?: unknown; cause?: unknown };
+    if (typeof type === "string" && TOPIC_SETTLING.has(type)) return true;
+    e = cause;
+  }
+  return false;
+}
 /** How long a topic just created (here or by another replica) may take to be served: about 15 s. */
 const TOPIC_SETTLE = { ...RETRY_DEFAULTS, shouldRetry: isTopicSettling };
 
@@ -151,17 +158,21 @@ export function createKafkaBus(
       ready = (async () => {
         adminConnected ??= admin.connect();
         await adminConnected;
-        await admin.createTopics({
-          waitForLeaders: true,
-          topics: [
-            {
-              topic: name,
-              numPartitions: options.partitions,
-              replicationFactor: options.replicationFactor ?? 1,
-              configEntries: [{ name: "max.message.bytes", value: String(maxRequestBytes * 2) }],
-            },
-          ],
-        });
+        // The broker may answer the creating request's own metadata check before it serves the new
+        // topic (UNKNOWN_TOPIC_OR_PARTITION): asked again, it says the topic exists.
+        const create = () =>
+          admin.createTopics({
+            waitForLeaders: true,
+            topics: [
+              {
+                topic: name,
+                numPartitions: options.partitions,
+                replicationFactor: options.replicationFactor ?? 1,
+                configEntries: [{ name: "max.message.bytes", value: String(maxRequestBytes * 2) }],
+              },
+            ],
+          });
+        await retry(create, TOPIC_SETTLE);
         // createTopics waits for the leaders of a topic it created, not of one that "exists" because
         // another replica's request got there first; its metadata may not be served yet.
         await retry(() => admin.fetchTopicMetadata({ topics: [name] }), TOPIC_SETTLE);

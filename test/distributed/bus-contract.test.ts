@@ -321,8 +321,30 @@ test("kafka: a replica starting while another creates the topic waits until the 
   // Replicas starting together on a fresh deployment: one creates the topic, the others are told it
   // exists while the brokers do not serve its metadata yet (a metadata request answers
   // UNKNOWN_TOPIC_OR_PARTITION). Played here by a bus whose createTopics answers "exists" and creates
-  // nothing; the other bus creates the topic 2 s later.
+  // nothing; the other bus creates the topic 2 s later, and its own request's metadata check meets the
+  // same lag (played: the topic is created, then the request fails as kafkajs fails it then).
   const topic = topicOf();
+  let creations = 0;
+  const laggingKafka = (config: KafkaConfig) => {
+    const kafka = new Kafka(config);
+    const adminOf = kafka.admin.bind(kafka);
+    kafka.admin = (adminConfig) => {
+      const admin = adminOf(adminConfig);
+      const createTopics = admin.createTopics.bind(admin);
+      admin.createTopics = async (request) => {
+        if (creations++ > 0) return createTopics(request);
+        await createTopics({ ...request, waitForLeaders: false });
+        throw Object.assign(new Error("This server does not host this topic-partition"), {
+          name: "KafkaJSProtocolError",
+          type: "UNKNOWN_TOPIC_OR_PARTITION",
+          code: 3,
+          retriable: true,
+        });
+      };
+      return admin;
+    };
+    return kafka;
+  };
   let toldExists = 0;
   const lateKafka = (config: KafkaConfig) => {
     const kafka = new Kafka(config);
@@ -346,7 +368,7 @@ test("kafka: a replica starting while another creates the topic waits until the 
     maxWaitMs: 10,
   });
   await new Promise((r) => setTimeout(r, 2_000));
-  const creator = createKafkaBus(options);
+  const creator = createKafkaBus(options, laggingKafka);
   t.teardown(() => creator.close());
   await creator.produce(
     topic,
@@ -356,6 +378,7 @@ test("kafka: a replica starting while another creates the topic waits until the 
   await consumer.stop();
   await t.notThrowsAsync(consumer.done);
   t.is(toldExists, 1);
+  t.is(creations, 2, "the creating bus asked again after its request's metadata check failed");
   t.deepEqual(seen, [1, 2, 3]);
 });
 

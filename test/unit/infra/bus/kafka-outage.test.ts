@@ -4,7 +4,7 @@
  */
 import test from "ava";
 import kafkajs from "kafkajs";
-import { isBrokerOutage } from "../../../../infra/bus/kafka.ts";
+import { isBrokerOutage, isTopicSettling } from "../../../../infra/bus/kafka.ts";
 import { NonRetryableError } from "../../../../infra/errors.ts";
 
 // kafkajs is CommonJS and spreads its error classes into its exports, which Node cannot name statically.
@@ -14,12 +14,14 @@ const {
   KafkaJSNonRetriableError,
   KafkaJSNumberOfRetriesExceeded,
   KafkaJSOffsetOutOfRange,
+  KafkaJSProtocolError,
 } = kafkajs as unknown as Record<
   | "KafkaJSConnectionError"
   | "KafkaJSGroupCoordinatorNotFound"
   | "KafkaJSNonRetriableError"
   | "KafkaJSNumberOfRetriesExceeded"
-  | "KafkaJSOffsetOutOfRange",
+  | "KafkaJSOffsetOutOfRange"
+  | "KafkaJSProtocolError",
   new (
     e: unknown,
     options?: object,
@@ -55,4 +57,42 @@ test("not an outage: the handler's own failures, protocol errors, anything else"
   const a: Error & { cause?: unknown } = new Error("a");
   a.cause = a;
   t.false(isBrokerOutage(a));
+});
+
+test("a topic still spreading through the brokers: its metadata errors, also as causes; nothing else", (t) => {
+  // As kafkajs builds them from the broker's error codes (kafkajs/src/protocol/error.js).
+  const unknown = new KafkaJSProtocolError({
+    type: "UNKNOWN_TOPIC_OR_PARTITION",
+    code: 3,
+    retriable: true,
+    message: "This server does not host this topic-partition",
+  });
+  const noLeader = new KafkaJSProtocolError({
+    type: "LEADER_NOT_AVAILABLE",
+    code: 5,
+    retriable: true,
+    message: "There is no leader for this topic-partition as we are in the middle of a leadership election",
+  });
+  t.true(isTopicSettling(unknown));
+  t.true(isTopicSettling(noLeader));
+  t.true(
+    isTopicSettling(
+      new KafkaJSNumberOfRetriesExceeded(noLeader, { retryCount: 5, retryTime: 1, cause: noLeader }),
+    ),
+  );
+  t.false(
+    isTopicSettling(
+      new KafkaJSProtocolError({
+        type: "TOPIC_AUTHORIZATION_FAILED",
+        code: 29,
+        retriable: false,
+        message: "x",
+      }),
+    ),
+  );
+  t.false(
+    isTopicSettling(new KafkaJSConnectionError("Connection error: connect ECONNREFUSED 127.0.0.1:19092")),
+  );
+  t.false(isTopicSettling(null));
+  t.false(isTopicSettling("UNKNOWN_TOPIC_OR_PARTITION"));
 });
