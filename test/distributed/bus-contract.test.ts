@@ -7,7 +7,7 @@
  * Kafka alone: several consumers of one group split the partitions, each record handled once.
  */
 import anyTest, { type ExecutionContext, type TestFn } from "ava";
-import { Kafka, type KafkaConfig } from "kafkajs";
+import { type Admin, Kafka, type KafkaConfig } from "kafkajs";
 import { createKafkaBus } from "../../infra/bus/kafka.ts";
 import { createMemoryBus } from "../../infra/bus/memory.ts";
 import { partitionOf } from "../../infra/bus/partition.ts";
@@ -317,6 +317,21 @@ test("kafka: two consumers of one group split the partitions; every record is ha
   t.is([...(partitionsOf[0] ?? [])].filter((p) => partitionsOf[1]?.has(p)).length, 0);
 });
 
+type CreateTopics = Admin["createTopics"];
+/** The real Kafka client, its admins' createTopics replaced by `wrap(the real one)`. */
+const withCreateTopics =
+  (wrap: (real: CreateTopics) => CreateTopics) =>
+  (config: KafkaConfig): Kafka => {
+    const kafka = new Kafka(config);
+    const adminOf = kafka.admin.bind(kafka);
+    kafka.admin = (adminConfig) => {
+      const admin = adminOf(adminConfig);
+      admin.createTopics = wrap(admin.createTopics.bind(admin));
+      return admin;
+    };
+    return kafka;
+  };
+
 test("kafka: a replica starting while another creates the topic waits until the brokers serve it", async (t) => {
   // Replicas starting together on a fresh deployment: one creates the topic, the others are told it
   // exists while the brokers do not serve its metadata yet (a metadata request answers
@@ -325,40 +340,21 @@ test("kafka: a replica starting while another creates the topic waits until the 
   // same lag (played: the topic is created, then the request fails as kafkajs fails it then).
   const topic = topicOf();
   let creations = 0;
-  const laggingKafka = (config: KafkaConfig) => {
-    const kafka = new Kafka(config);
-    const adminOf = kafka.admin.bind(kafka);
-    kafka.admin = (adminConfig) => {
-      const admin = adminOf(adminConfig);
-      const createTopics = admin.createTopics.bind(admin);
-      admin.createTopics = async (request) => {
-        if (creations++ > 0) return createTopics(request);
-        await createTopics({ ...request, waitForLeaders: false });
-        throw Object.assign(new Error("This server does not host this topic-partition"), {
-          name: "KafkaJSProtocolError",
-          type: "UNKNOWN_TOPIC_OR_PARTITION",
-          code: 3,
-          retriable: true,
-        });
-      };
-      return admin;
-    };
-    return kafka;
-  };
+  const laggingKafka = withCreateTopics((createTopics) => async (request) => {
+    if (creations++ > 0) return createTopics(request);
+    await createTopics({ ...request, waitForLeaders: false });
+    throw Object.assign(new Error("This server does not host this topic-partition"), {
+      name: "KafkaJSProtocolError",
+      type: "UNKNOWN_TOPIC_OR_PARTITION",
+      code: 3,
+      retriable: true,
+    });
+  });
   let toldExists = 0;
-  const lateKafka = (config: KafkaConfig) => {
-    const kafka = new Kafka(config);
-    const adminOf = kafka.admin.bind(kafka);
-    kafka.admin = (adminConfig) => {
-      const admin = adminOf(adminConfig);
-      admin.createTopics = async () => {
-        toldExists++;
-        return false;
-      };
-      return admin;
-    };
-    return kafka;
-  };
+  const lateKafka = withCreateTopics(() => async () => {
+    toldExists++;
+    return false;
+  });
   const options = { brokers: [t.context.kafkaBrokers], partitions: 1, sessionTimeoutMs: 10_000 };
   const late = createKafkaBus(options, lateKafka);
   t.teardown(() => late.close());
