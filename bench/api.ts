@@ -35,7 +35,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { constants, monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
+import { constants, monitorEventLoopDelay, PerformanceObserver, performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { getHeapSpaceStatistics } from "node:v8";
 import { friendly } from "../api/mappers/common.ts";
@@ -184,13 +184,36 @@ export type GcPauses = {
   fullMaxMs: number;
   /** The longest delay of this process's event loop (the server's), whatever its cause. */
   loopMaxMs: number;
+  /**
+   * The server's event-loop utilization (the share of time it ran code, not waiting for I/O): over the
+   * run, in its busiest 100 ms, and how many 100 ms windows were ≥ 0.95 (saturated: requests queue).
+   */
+  utilization: { mean: number; max: number; saturatedWindows: number; windows: number };
 };
 
 /** Counts this process's collections (the server's) and its longest event-loop delay until `stop`. */
 function gcPauses(): { stop(): GcPauses } {
-  const seen: GcPauses = { young: 0, youngMaxMs: 0, full: 0, fullMaxMs: 0, loopMaxMs: 0 };
+  const seen: GcPauses = {
+    young: 0,
+    youngMaxMs: 0,
+    full: 0,
+    fullMaxMs: 0,
+    loopMaxMs: 0,
+    utilization: { mean: 0, max: 0, saturatedWindows: 0, windows: 0 },
+  };
   const loop = monitorEventLoopDelay({ resolution: 1 });
   loop.enable();
+  const first = performance.eventLoopUtilization();
+  let last = first;
+  const windows = setInterval(() => {
+    const now = performance.eventLoopUtilization();
+    const u = performance.eventLoopUtilization(now, last).utilization;
+    last = now;
+    const w = seen.utilization;
+    w.windows++;
+    w.max = Math.max(w.max, u);
+    if (u >= 0.95) w.saturatedWindows++;
+  }, 100);
   const observer = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
       // detail.kind: 1 minor (scavenge); 2, 4, 8 major, incremental, weak callbacks.
@@ -211,6 +234,8 @@ function gcPauses(): { stop(): GcPauses } {
       observer.disconnect();
       loop.disable();
       seen.loopMaxMs = loop.max / 1e6;
+      clearInterval(windows);
+      seen.utilization.mean = performance.eventLoopUtilization(first).utilization;
       return seen;
     },
   };
@@ -410,6 +435,11 @@ export function printApiBench(r: ApiBench): void {
       `  server collections during the paced run: ${k.halfGc.young} young (longest ` +
         `${k.halfGc.youngMaxMs.toFixed(1)} ms), ${k.halfGc.full} other (longest ${k.halfGc.fullMaxMs.toFixed(1)} ms); ` +
         `longest event-loop delay: server ${k.halfGc.loopMaxMs.toFixed(1)} ms, load generator ${k.half.clientLoopMaxMs} ms`,
+    );
+    const u = k.halfGc.utilization;
+    console.log(
+      `  server event-loop utilization during the paced run: ${u.mean.toFixed(2)} mean, ${u.max.toFixed(2)} ` +
+        `in its busiest 100 ms; saturated (≥ 0.95) in ${u.saturatedWindows} of ${u.windows} windows of 100 ms`,
     );
     console.log(line("the same, autocannon overallRate", k.halfBursts));
     console.log(
