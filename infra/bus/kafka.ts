@@ -86,29 +86,28 @@ const OUTAGE_ERRORS = new Set([
   "KafkaJSRequestTimeoutError",
 ]);
 
-/** Protocol errors a topic answers with while its creation spreads through the brokers (wait and ask again). */
-const TOPIC_SETTLING = new Set(["UNKNOWN_TOPIC_OR_PARTITION", "LEADER_NOT_AVAILABLE"]);
-export function isTopicSettling(error: unknown): boolean {
-  // kafkajs's retriers wrap the protocol error (as `cause`) when they give up.
+/** Whether `error` or one of its causes (kafkajs's retriers wrap what they give up on) satisfies `test`. */
+function anyCause(error: unknown, test: (e: { name?: unknown; code?: unknown; type?: unknown }) => boolean) {
   for (let e = error, depth = 0; e !== null && typeof e === "object" && depth < 8; depth++) {
-    const { type, cause } = e as { type?: unknown; cause?: unknown };
-    if (typeof type === "string" && TOPIC_SETTLING.has(type)) return true;
-    e = cause;
+    if (test(e as { name?: unknown; code?: unknown; type?: unknown })) return true;
+    e = (e as { cause?: unknown }).cause;
   }
   return false;
 }
+
+/** Protocol errors a topic answers with while its creation spreads through the brokers (wait and ask again). */
+const TOPIC_SETTLING = new Set(["UNKNOWN_TOPIC_OR_PARTITION", "LEADER_NOT_AVAILABLE"]);
+export const isTopicSettling = (error: unknown): boolean =>
+  anyCause(error, ({ type }) => typeof type === "string" && TOPIC_SETTLING.has(type));
 /** How long a topic just created (here or by another replica) may take to be served: about 15 s. */
 const TOPIC_SETTLE = { ...RETRY_DEFAULTS, shouldRetry: isTopicSettling };
 
 /** Whether a consumer crash is the brokers being away (restart and wait), not a fault of this consumer. */
-export function isBrokerOutage(error: unknown): boolean {
-  for (let e = error, depth = 0; e !== null && typeof e === "object" && depth < 8; depth++) {
-    const { name, code, cause } = e as { name?: unknown; code?: unknown; cause?: unknown };
-    if ((typeof name === "string" && OUTAGE_ERRORS.has(name)) || code === "ECONNREFUSED") return true;
-    e = cause;
-  }
-  return false;
-}
+export const isBrokerOutage = (error: unknown): boolean =>
+  anyCause(
+    error,
+    ({ name, code }) => (typeof name === "string" && OUTAGE_ERRORS.has(name)) || code === "ECONNREFUSED",
+  );
 
 /**
  * `kafkaOf` builds the kafkajs client from its configuration; tests wrap the real one to play a crash
