@@ -191,7 +191,10 @@ export type GcPauses = {
   utilization: { mean: number; max: number; saturatedWindows: number; windows: number };
 };
 
-/** Counts this process's collections (the server's) and its longest event-loop delay until `stop`. */
+/**
+ * Counts this process's collections (the server's), its longest event-loop delay and its event-loop
+ * utilization until `stop`.
+ */
 function gcPauses(): { stop(): GcPauses } {
   const seen: GcPauses = {
     young: 0,

@@ -7,7 +7,7 @@
  * Kafka alone: several consumers of one group split the partitions, each record handled once.
  */
 import anyTest, { type ExecutionContext, type TestFn } from "ava";
-import { type Admin, Kafka, type KafkaConfig } from "kafkajs";
+import kafkajs, { type Admin, Kafka, type KafkaConfig } from "kafkajs";
 import { createKafkaBus } from "../../infra/bus/kafka.ts";
 import { createMemoryBus } from "../../infra/bus/memory.ts";
 import { partitionOf } from "../../infra/bus/partition.ts";
@@ -317,6 +317,10 @@ test("kafka: two consumers of one group split the partitions; every record is ha
   t.is([...(partitionsOf[0] ?? [])].filter((p) => partitionsOf[1]?.has(p)).length, 0);
 });
 
+// kafkajs is CommonJS and spreads its error classes into its exports, which Node cannot name statically.
+const { KafkaJSProtocolError } = kafkajs as unknown as {
+  KafkaJSProtocolError: new (e: { type: string; code: number; retriable: boolean; message: string }) => Error;
+};
 type CreateTopics = Admin["createTopics"];
 /** The real Kafka client, its admins' createTopics replaced by `wrap(the real one)`. */
 const withCreateTopics =
@@ -343,11 +347,12 @@ test("kafka: a replica starting while another creates the topic waits until the 
   const laggingKafka = withCreateTopics((createTopics) => async (request) => {
     if (creations++ > 0) return createTopics(request);
     await createTopics({ ...request, waitForLeaders: false });
-    throw Object.assign(new Error("This server does not host this topic-partition"), {
-      name: "KafkaJSProtocolError",
+    // As kafkajs builds it from the broker's error code 3 (kafkajs/src/protocol/error.js).
+    throw new KafkaJSProtocolError({
       type: "UNKNOWN_TOPIC_OR_PARTITION",
       code: 3,
       retriable: true,
+      message: "This server does not host this topic-partition",
     });
   });
   let toldExists = 0;
