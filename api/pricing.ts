@@ -16,16 +16,22 @@
  *   extrapolation). The mean TVL is the mean of the pool's TVL at the window's sample instants where it is
  *   known (`apySamples`): the current TVL and every hour (1 day) or day (7 and 30 days) boundary inside the
  *   window, each priced with the states and prices of that instant, as the TVL history.
- * Pure: the caller supplies the records, the windows and the pricing configuration.
+ * - every TVL above (pool, asset liquidity, APY samples, TVL history) values a low/medium-confidence price
+ *   clamped to the token's VWAP of the hour before the instant (§7.4, `vwapsAt`), when the caller read it.
+ * Pure: the caller supplies the records, the windows, the VWAP trades and the pricing configuration.
  */
 import type { PoolState } from "../dex/amm/index.ts";
 import {
   type DexTvl,
   dexTvl,
   PriceBook,
+  type PriceBookOptions,
   type PricingConfig,
   type PricingPool,
   poolIndex,
+  quoteCandidates,
+  type VwapSample,
+  vwapSamples,
 } from "../dex/pricing/index.ts";
 import type {
   AssetRecord,
@@ -34,6 +40,8 @@ import type {
   PoolStats,
   PoolUsdWindow,
   PoolUsdWindows,
+  QuoteTradesAt,
+  QuoteTradesQuery,
   RawAddress,
 } from "./read-model.ts";
 
@@ -116,6 +124,53 @@ const byAddress = (x: RawAddress, y: RawAddress): number => (x < y ? -1 : x > y 
 export type Boundaries = { readonly first: number; readonly last: number; readonly step: number };
 
 /**
+ * Per boundary, each token's VWAP over the trades of the window before it (analytics.md §7.4, the clamp of
+ * low- and medium-confidence prices wherever they value TVL). Absent boundary or token: no recent trade.
+ */
+export type VwapsAt = ReadonlyMap<number, ReadonlyMap<RawAddress, VwapSample>>;
+
+/** The read of the VWAP trades at the boundaries `b` (`tokens`: only the prices of these are valued). */
+export function vwapQuery(
+  pricing: PricingConfig,
+  b: Boundaries,
+  tokens?: readonly RawAddress[],
+): QuoteTradesQuery {
+  return {
+    first: b.first,
+    last: b.last,
+    step: b.step,
+    windowSeconds: pricing.vwapWindowSeconds,
+    quotes: quoteCandidates(pricing),
+    ...(tokens === undefined ? {} : { tokens }),
+  };
+}
+
+/** The VWAP samples of each boundary from its trades, with the quotes of that instant (time-limited anchors). */
+export function vwapsAt(trades: readonly QuoteTradesAt[], pricing: PricingConfig): VwapsAt {
+  const byAt = new Map<number, QuoteTradesAt[]>();
+  for (const t of trades) {
+    const list = byAt.get(t.at);
+    if (list === undefined) byAt.set(t.at, [t]);
+    else list.push(t);
+  }
+  const out = new Map<number, ReadonlyMap<RawAddress, VwapSample>>();
+  for (const [at, list] of byAt) {
+    const quotes = new PriceBook(poolIndex([]), pricing, { at });
+    out.set(
+      at,
+      vwapSamples(list, (token) => quotes.isQuote(token)),
+    );
+  }
+  return out;
+}
+
+/** PriceBook options at `at`: the instant, and the clamp's VWAPs when they were read. */
+export function bookOptions(at: number, vwaps: VwapsAt | null): PriceBookOptions {
+  const samples = vwaps?.get(at);
+  return samples === undefined ? { at } : { at, vwap: (token) => samples.get(token) ?? null };
+}
+
+/**
  * The DEX TVL at each boundary: every pool's state after its last transaction at or before it (`timeline`:
  * the read model's `getPoolStateTimeline` of these boundaries, in the order it gave them), priced with the
  * prices of that instant (§7.6); null when no pool with both tokens known has a state then.
@@ -125,6 +180,7 @@ export function* tvlAtBoundaries(
   timeline: readonly PoolStatePoint[],
   b: Boundaries,
   pricing: PricingConfig,
+  vwaps: VwapsAt | null,
 ): Generator<{ at: number; tvl: DexTvl | null }> {
   const sorted = [...timeline].sort((x, y) => x.at - y.at);
   const states = new Map<RawAddress, PoolState>();
@@ -148,7 +204,9 @@ export function* tvlAtBoundaries(
       priced.push({ address, token0: p.token0, token1: p.token1, state, deprecated: p.deprecated });
     }
     const tvl =
-      priced.length === 0 ? null : dexTvl(new PriceBook(poolIndex(priced), pricing, { at }), priced);
+      priced.length === 0
+        ? null
+        : dexTvl(new PriceBook(poolIndex(priced), pricing, bookOptions(at, vwaps)), priced);
     yield { at, tvl };
   }
 }
@@ -188,6 +246,8 @@ export function tvlSamples(
   daily: readonly PoolStatePoint[],
   until: number,
   pricing: PricingConfig,
+  /** The clamp's VWAPs at the boundaries of both (null: not read). */
+  vwaps: VwapsAt | null,
 ): TvlSamples {
   const b = apySamples(until);
   const byAddress = new Map(pools.map((p) => [p.address, p]));
@@ -204,10 +264,10 @@ export function tvlSamples(
     s.sum += v;
     s.n += 1;
   };
-  for (const { tvl } of tvlAtBoundaries(byAddress, hourly, b.hourly, pricing)) {
+  for (const { tvl } of tvlAtBoundaries(byAddress, hourly, b.hourly, pricing, vwaps)) {
     for (const [pool, v] of tvl?.pools ?? []) if (v !== null) add(entry(pool).d1, v);
   }
-  for (const { at, tvl } of tvlAtBoundaries(byAddress, daily, b.daily, pricing)) {
+  for (const { at, tvl } of tvlAtBoundaries(byAddress, daily, b.daily, pricing, vwaps)) {
     for (const [pool, v] of tvl?.pools ?? []) {
       if (v === null) continue;
       const e = entry(pool);
@@ -224,9 +284,15 @@ export function priceCatalogue(
   pricing: PricingConfig,
   windows: PoolUsdWindows | null,
   samples: TvlSamples | null = null,
+  /** The clamp's VWAPs at `windows.until` (null: not read). */
+  vwaps: VwapsAt | null = null,
 ): PricedCatalogue {
   const priced = pricingPools(pools);
-  const book = new PriceBook(poolIndex(priced), pricing, windows === null ? {} : { at: windows.until });
+  const book = new PriceBook(
+    poolIndex(priced),
+    pricing,
+    windows === null ? {} : bookOptions(windows.until, vwaps),
+  );
   const tvl = dexTvl(book, priced).pools;
   const liquidity = new Map<RawAddress, number>();
   /** Tokens held by a pool whose state is not known: their liquidity is unknown unless some pool values it. */

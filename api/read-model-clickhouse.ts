@@ -28,7 +28,7 @@ import { toOperationRecords } from "./queries/sql/operation-records.ts";
 import { selectOperationRows } from "./queries/sql/operations.ts";
 import { selectPools } from "./queries/sql/pools.ts";
 import { selectFeeVaults, selectLpPositions } from "./queries/sql/positions.ts";
-import { selectPoolUsdWindows } from "./queries/sql/pricing.ts";
+import { selectPoolUsdWindows, selectQuoteTrades } from "./queries/sql/pricing.ts";
 import { selectAssets, selectRouters } from "./queries/sql/reference.ts";
 import { findSwapStatus } from "./queries/sql/swaps.ts";
 import {
@@ -54,6 +54,8 @@ import type {
   PoolStatePoint,
   PoolStateTimelineQuery,
   PoolUsdWindows,
+  QuoteTradesAt,
+  QuoteTradesQuery,
   RawAddress,
   RouterRecord,
   SwapKey,
@@ -165,5 +167,9 @@ export class ClickHouseReadModel implements DexReadModel {
 
   getPoolStateTimeline(q: PoolStateTimelineQuery): Promise<PoolStatePoint[]> {
     return selectPoolStateTimeline(this.store, q);
+  }
+
+  getQuoteTrades(q: QuoteTradesQuery): Promise<QuoteTradesAt[]> {
+    return selectQuoteTrades(this.store, { ...q, quotes: q.quotes.map(norm), tokens: q.tokens?.map(norm) });
   }
 }

@@ -20,6 +20,8 @@ import type {
   PoolStateTimelineQuery,
   PoolUsdWindow,
   PoolUsdWindows,
+  QuoteTradesAt,
+  QuoteTradesQuery,
   RawAddress,
   RouterRecord,
   SwapKey,
@@ -44,8 +46,20 @@ export type MemoryData = {
   /** Export feed: the newest fully stored block and the events (any order). */
   feedHead?: FeedBlock;
   feedEvents?: FeedEventRecord[];
-  /** Executed swap legs' USD columns (swaps.volume_usd, lp_fee_usd) by pool and time, for the USD windows. */
-  swapUsd?: { pool: RawAddress; utime: number; volumeUsd: number; lpFeeUsd: number }[];
+  /**
+   * Executed swap legs' USD columns (swaps.volume_usd, lp_fee_usd) by pool and time, for the USD windows;
+   * with their assets and amounts, for the VWAP clamp's trades (`getQuoteTrades`).
+   */
+  swapUsd?: {
+    pool: RawAddress;
+    utime: number;
+    volumeUsd: number;
+    lpFeeUsd: number;
+    offer?: RawAddress;
+    ask?: RawAddress;
+    amountIn?: bigint;
+    amountOut?: bigint;
+  }[];
   /** Pool state history (pool_states rows), for the TVL history. */
   poolStates?: { pool: RawAddress; utime: number; lt: bigint; state: PoolState }[];
 };
@@ -278,6 +292,42 @@ export class MemoryReadModel implements DexReadModel {
       pools.set(s.pool, w);
     }
     return { until, firstIndexed: Math.min(...this.txs.map((t) => t.now)), pools };
+  }
+
+  /** As the ClickHouse model: per boundary, the legs in (at − windowSeconds, at] summed per (token, quote). */
+  async getQuoteTrades(q: QuoteTradesQuery): Promise<QuoteTradesAt[]> {
+    const quotes = new Set(q.quotes);
+    const tokens = q.tokens === undefined ? null : new Set(q.tokens);
+    const out = new Map<string, QuoteTradesAt>();
+    for (let at = q.first; at <= q.last; at += q.step) {
+      for (const s of this.data.swapUsd ?? []) {
+        if (s.utime <= at - q.windowSeconds || s.utime > at || !(s.volumeUsd > 0)) continue;
+        if (
+          s.offer === undefined ||
+          s.ask === undefined ||
+          s.amountIn === undefined ||
+          s.amountOut === undefined
+        )
+          continue;
+        const offerIsQuote = quotes.has(s.offer);
+        if (offerIsQuote === quotes.has(s.ask) || s.amountIn <= 0n || s.amountOut <= 0n) continue;
+        const [token, quote, units] = offerIsQuote
+          ? [s.ask, s.offer, s.amountOut]
+          : [s.offer, s.ask, s.amountIn];
+        if (tokens !== null && !tokens.has(token)) continue;
+        const key = `${at} ${token} ${quote}`;
+        const e = out.get(key);
+        out.set(key, {
+          at,
+          token,
+          quote,
+          units: (e?.units ?? 0) + Number(units),
+          usd: (e?.usd ?? 0) + s.volumeUsd,
+          trades: (e?.trades ?? 0) + 1,
+        });
+      }
+    }
+    return [...out.values()];
   }
 
   /** As the ClickHouse model: the last state at or before `first`, then the last of each later step. */

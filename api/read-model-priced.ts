@@ -18,11 +18,17 @@ import {
   priceCatalogue,
   type TvlSamples,
   tvlSamples,
+  type VwapsAt,
+  vwapQuery,
+  vwapsAt,
 } from "./pricing.ts";
 import type { DexReadModel, PoolUsdWindows, RawAddress } from "./read-model.ts";
 
-/** The USD windows and the TVL samples of the APYs' mean TVL (null: no state history is kept). */
-type Activity = { windows: PoolUsdWindows | null; samples: TvlSamples | null };
+/**
+ * The USD windows, the TVL samples of the APYs' mean TVL (null: no state history is kept) and the VWAPs of
+ * the clamp at the windows' end (null: no swap history is kept).
+ */
+type Activity = { windows: PoolUsdWindows | null; samples: TvlSamples | null; vwaps: VwapsAt | null };
 
 export type PricedOptions = {
   pricing: PricingConfig;
@@ -43,16 +49,34 @@ export function pricedReadModel(inner: DexReadModel, options: PricedOptions): De
   const timeline = (b: Boundaries, listed: RawAddress[]) =>
     inner.getPoolStateTimeline?.({ first: b.first, until: b.last, step: b.step, listed }) ??
     Promise.resolve(null);
+  /** The clamp's VWAPs at the boundaries `b`; null when the inner model keeps no swap history. */
+  const vwaps = async (b: Boundaries): Promise<VwapsAt | null> => {
+    const trades = await inner.getQuoteTrades?.(vwapQuery(options.pricing, b));
+    return trades === undefined ? null : vwapsAt(trades, options.pricing);
+  };
   const read = async (): Promise<Activity> => {
     const windows = (await inner.getPoolUsdWindows?.()) ?? null;
-    if (windows === null) return { windows, samples: null };
+    if (windows === null) return { windows, samples: null, vwaps: null };
     const b = apySamples(windows.until);
     const pools = await inner.listPools();
     // Only listed pools are valued (a pool quiet for the whole look-back is searched among them).
     const listed = pools.map((p) => p.address);
-    const [hourly, daily] = await Promise.all([timeline(b.hourly, listed), timeline(b.daily, listed)]);
-    if (hourly === null || daily === null) return { windows, samples: null };
-    return { windows, samples: tvlSamples(pools, hourly, daily, windows.until, options.pricing) };
+    const now = { first: windows.until, last: windows.until, step: 1 };
+    const [hourly, daily, atNow, atHours, atDays] = await Promise.all([
+      timeline(b.hourly, listed),
+      timeline(b.daily, listed),
+      vwaps(now),
+      vwaps(b.hourly),
+      vwaps(b.daily),
+    ]);
+    if (hourly === null || daily === null) return { windows, samples: null, vwaps: atNow };
+    // A day boundary is an hour boundary too: the same window, the same samples.
+    const atSamples = atHours === null || atDays === null ? null : new Map([...atDays, ...atHours]);
+    return {
+      windows,
+      samples: tvlSamples(pools, hourly, daily, windows.until, options.pricing, atSamples),
+      vwaps: atNow,
+    };
   };
   /** The last activity read that succeeded: answered while a newer one is read (no request waits for it). */
   let settled: Activity | null = null;
@@ -78,7 +102,7 @@ export function pricedReadModel(inner: DexReadModel, options: PricedOptions): De
   };
   const compute = async (): Promise<PricedCatalogue> => {
     const [assets, pools, a] = await Promise.all([inner.listAssets(), inner.listPools(), activity()]);
-    return priceCatalogue(assets, pools, options.pricing, a.windows, a.samples);
+    return priceCatalogue(assets, pools, options.pricing, a.windows, a.samples, a.vwaps);
   };
   const catalogue = (): Promise<PricedCatalogue> => {
     const version = options.version?.();

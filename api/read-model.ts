@@ -8,6 +8,7 @@
  * format (friendly addresses, decimal strings) happens in api/mappers only.
  */
 import type { PoolState } from "../dex/amm/index.ts";
+import type { QuoteTrades } from "../dex/pricing/index.ts";
 import type { RawTransaction } from "../schemas/raw-transaction.ts";
 
 /** Canonical raw address `wc:HEX` (uppercase hex). */
@@ -323,6 +324,24 @@ export type PoolStateTimelineQuery = {
 };
 
 /**
+ * The trades behind the VWAP clamp of analytics.md §7.4 at the boundaries `first`, `first + step`, … ≤
+ * `last` (unix seconds): for each boundary `at`, the executed swap legs with utime in (at − windowSeconds,
+ * at], a positive token amount and a positive `volume_usd`, whose one side is in `quotes` and the other not
+ * (dex/pricing `quoteCandidates`), summed per (token, quote). `tokens`: only trades of these tokens (absent:
+ * every token).
+ */
+export type QuoteTradesQuery = {
+  readonly first: number;
+  readonly last: number;
+  readonly step: number;
+  readonly windowSeconds: number;
+  readonly quotes: readonly RawAddress[];
+  readonly tokens?: readonly RawAddress[];
+};
+/** One boundary's sums of one token's trades against one quote. */
+export type QuoteTradesAt = QuoteTrades & { readonly at: number };
+
+/**
  * A pool's state at a time boundary (TVL history, api/queries/tvl.ts): the state after the pool's last
  * transaction at or before `at` (unix seconds).
  */
@@ -395,6 +414,8 @@ export interface DexReadModel {
    * boundary is absent there. `pools`: only those pools' states. Absent: no state history is kept.
    */
   getPoolStateTimeline?(q: PoolStateTimelineQuery): Promise<PoolStatePoint[]>;
+  /** The trades of the VWAP clamp at each boundary (QuoteTradesQuery). Absent: no swap history is kept. */
+  getQuoteTrades?(q: QuoteTradesQuery): Promise<QuoteTradesAt[]>;
 }
 
 /**

@@ -19,11 +19,15 @@ import type { ApiDeps } from "../deps.ts";
 import { BadRequestError, NotFoundError } from "../errors.ts";
 import {
   type Boundaries,
+  bookOptions,
   pricingPools,
   type TvlHistory,
   type TvlInterval,
   type TvlPoint,
   tvlAtBoundaries,
+  type VwapsAt,
+  vwapQuery,
+  vwapsAt,
 } from "../pricing.ts";
 import type { PoolRecord, RawAddress } from "../read-model.ts";
 import type { StatsReadModel } from "../read-model-stats.ts";
@@ -84,11 +88,27 @@ export async function dexTvlAt(
   if (head !== null && at >= head.utime && deps.pricing !== undefined) {
     // Nothing happened after the newest indexed transaction: the pools' latest states (the reference
     // lists the API keeps in memory), not a scan of the state history.
-    const priced = pricingPools(await deps.data.listPools());
-    return valued(dexTvl(new PriceBook(poolIndex(priced), deps.pricing, { at }), priced))?.tvlUsd ?? null;
+    const [pools, vwaps] = await Promise.all([
+      deps.data.listPools(),
+      readVwaps(deps, deps.pricing, { first: at, last: at, step: 1 }),
+    ]);
+    const priced = pricingPools(pools);
+    const book = new PriceBook(poolIndex(priced), deps.pricing, bookOptions(at, vwaps));
+    return valued(dexTvl(book, priced))?.tvlUsd ?? null;
   }
   const [point] = await tvlPoints(deps, { first: at, last: at, step: 1 });
   return point?.tvlUsd ?? null;
+}
+
+/** The clamp's VWAPs at the boundaries `b` (null: the read model keeps no swap history). */
+async function readVwaps(
+  deps: ApiDeps,
+  pricing: PricingConfig,
+  b: Boundaries,
+  tokens?: readonly RawAddress[],
+): Promise<VwapsAt | null> {
+  const trades = await deps.data.getQuoteTrades?.(vwapQuery(pricing, b, tokens));
+  return trades === undefined ? null : vwapsAt(trades, pricing);
 }
 
 /** A DEX TVL, or null when no pool could be valued at all (unknown, not 0). */
@@ -132,21 +152,25 @@ async function computedPoints(
   // One pool's TVL: only the states of the pools it depends on (the same figure, a fraction of the rows).
   const only =
     q.pool === undefined || pricing === undefined ? undefined : dependencies(list, q.pool, pricing);
-  const timeline =
-    pricing === undefined || deps.data.getPoolStateTimeline === undefined
-      ? []
-      : await deps.data.getPoolStateTimeline({
-          first,
-          until: last,
-          step,
-          // Only listed pools are valued below: a quiet pool is searched among them alone.
-          ...(only ? { pools: only } : { listed: list.map((p) => p.address) }),
-        });
   if (pricing === undefined) {
     for (let at = first; at <= last; at += step) points.push({ at, tvlUsd: null, untrackedTvlUsd: null });
     return points;
   }
-  for (const { at, tvl } of tvlAtBoundaries(pools, timeline, { first, last, step }, pricing)) {
+  // One pool's TVL values only its own two tokens' prices: only their trades are read for the clamp.
+  const target = q.pool === undefined ? undefined : pools.get(q.pool);
+  const tokens =
+    target === undefined ? undefined : [target.token0, target.token1].filter((t): t is string => t !== null);
+  const [timeline, vwaps] = await Promise.all([
+    deps.data.getPoolStateTimeline?.({
+      first,
+      until: last,
+      step,
+      // Only listed pools are valued below: a quiet pool is searched among them alone.
+      ...(only ? { pools: only } : { listed: list.map((p) => p.address) }),
+    }) ?? [],
+    readVwaps(deps, pricing, { first, last, step }, tokens),
+  ]);
+  for (const { at, tvl } of tvlAtBoundaries(pools, timeline, { first, last, step }, pricing, vwaps)) {
     const known = tvl === null ? null : valued(tvl);
     points.push(
       q.pool === undefined
@@ -159,9 +183,9 @@ async function computedPoints(
 
 /**
  * Bumped whenever dex/pricing or this module changes what a DEX TVL point is: points kept under another
- * version are not read (their pricing fingerprint differs).
+ * version are not read (their pricing fingerprint differs). 2: the VWAP clamp (§7.4) values TVL.
  */
-const TVL_RULES = 1;
+const TVL_RULES = 2;
 
 /** The fingerprint kept points are stored under: the TVL rules and the pricing configuration. */
 export function pricingFingerprint(pricing: PricingConfig): string {

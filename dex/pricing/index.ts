@@ -30,4 +30,4 @@ export {
 export { type Weighted, weightedMedian } from "./median.ts";
 export { type DexTvl, dexTvl, type PoolTvl, poolTvl, tvlDependencies } from "./tvl.ts";
 export { lpFeeUsd, type SwapLeg, type SwapUsd, swapVolumeUsd } from "./volume.ts";
-export { VwapWindow } from "./vwap.ts";
+export { type QuoteTrades, quoteCandidates, VwapWindow, vwapSamples } from "./vwap.ts";

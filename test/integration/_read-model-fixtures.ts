@@ -142,7 +142,13 @@ const anchor = (n: number, tx = poolTx(n)) => ({
   tx_hashes: [walletTxHash(n), tx],
 });
 
-function swap(n: number, pool: PoolRecord, offer: string, ask: string, o: Partial<SwapRow> = {}): SwapRow {
+export function swap(
+  n: number,
+  pool: PoolRecord,
+  offer: string,
+  ask: string,
+  o: Partial<SwapRow> = {},
+): SwapRow {
   const r = routerOf(pool);
   const out = o.amount_out === undefined ? 2_990_000n : o.amount_out;
   return {

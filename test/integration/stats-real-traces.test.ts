@@ -16,7 +16,7 @@ import { ClickHouseStatsReadModel } from "../../api/read-model-stats.ts";
 import { loadConfig } from "../../bin/config.ts";
 import { pricingConfigOf } from "../../bin/pricing.ts";
 import { unavailableChainState } from "../../dex/chain-state-unavailable.ts";
-import { MAINNET_USDT } from "../../dex/pricing/index.ts";
+import { MAINNET_USDT, quoteCandidates } from "../../dex/pricing/index.ts";
 import { ohlcvResponse } from "../../schemas/api/ohlcv.ts";
 import {
   dexStatsResponse,
@@ -174,6 +174,36 @@ test("/v1/stats/pool: each pool's trade, volumes of both sides, referral fees; u
     t.is(s.base_liquidity, null, label);
     t.is(s.quote_liquidity, null, label);
   }
+});
+
+test("the VWAP clamp's trades on real data: each USD₮ leg once, its other side the token; TON legs unpriced here", async (t) => {
+  const pricing = pricingConfigOf(loadConfig({ SOURCE: "replay", REPLAY_PATH: "traces" }, []));
+  const model = new ClickHouseReadModel(t.context.replayed.store);
+  const quotes = quoteCandidates(pricing);
+  let found = 0;
+  for (const leg of LEGS) {
+    // the second of the leg's pool transaction alone: (now − 1, now]
+    const now = poolTxOf(t, leg).now;
+    const rows = await model.getQuoteTrades({ first: now, last: now, step: 1, windowSeconds: 1, quotes });
+    const usd = USDT_LEG_USD[leg.pool];
+    const label = `${leg.trace} ${leg.pool}`;
+    if (usd === undefined) {
+      // jetton/jetton (no quote side), or TON's side with no TON/USD here (volume 0): not a VWAP trade
+      t.false(
+        rows.some((r) => r.units === Number(leg.amounts[0]) || r.units === Number(leg.amounts[1])),
+        label,
+      );
+      continue;
+    }
+    // the USD₮ side is the output or the offer; the token's units are the other side
+    const usdtOut = Number(leg.amounts[1]) / 1e6 === Number(usd);
+    const units = Number(usdtOut ? leg.amounts[0] : leg.amounts[1]);
+    const row = rows.find((r) => r.units === units);
+    t.like(row, { at: now, quote: USDT, usd: Number(usd), trades: 1 }, label);
+    t.not(row?.token, USDT, label);
+    found++;
+  }
+  t.is(found, Object.keys(USDT_LEG_USD).length);
 });
 
 test("/v1/stats/pool and /dex in one day's window: the refunded swap is no trade", async (t) => {

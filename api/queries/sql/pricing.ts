@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import type { Store } from "../../../infra/store/client.ts";
-import type { PoolUsdWindow, PoolUsdWindows } from "../../read-model.ts";
+import type { PoolUsdWindow, PoolUsdWindows, QuoteTradesAt, QuoteTradesQuery } from "../../read-model.ts";
 import { big, seconds, str } from "./common.ts";
 
 const DAY = 86_400;
@@ -49,4 +49,77 @@ export async function selectPoolUsdWindows(store: Store): Promise<PoolUsdWindows
   for (const r of day) Object.assign(of(r.pool), { volume1d: r.volume, lpFee1d: r.lp_fee });
   for (const r of month) Object.assign(of(r.pool), { lpFee7d: r.lp_fee_7d, lpFee30d: r.lp_fee_30d });
   return { until, firstIndexed: s.first, pools };
+}
+
+/**
+ * The trades of the VWAP clamp (api/read-model.ts `QuoteTradesQuery`) from `swaps FINAL`: the boundary a leg
+ * counts for is `first + k·step` for every k with the leg's utime in (at − window, at]: one at most when
+ * the window is not longer than the step, as every caller asks. Only the windows are read: their time
+ * ranges (merged where they touch) bound the scan on the table's sorting key (utime first).
+ */
+const quoteTradesSql = (ranges: number) => `SELECT {first:Int64} + k * {step:Int64} AS at, token, quote,
+  toFloat64(sum(units)) AS units, sumKahan(usd) AS usd, count() AS trades
+FROM (
+  SELECT has({quotes:Array(String)}, assumeNotNull(offer_master)) AS offer_quote,
+    if(offer_quote, assumeNotNull(ask_master), assumeNotNull(offer_master)) AS token,
+    if(offer_quote, assumeNotNull(offer_master), assumeNotNull(ask_master)) AS quote,
+    if(offer_quote, assumeNotNull(amount_out), amount_in) AS units,
+    assumeNotNull(volume_usd) AS usd,
+    toInt64(toUInt32(utime)) AS u,
+    arrayJoin(range(
+      toUInt64(greatest(0, intDiv(u - {first:Int64} + {step:Int64} - 1, {step:Int64}))),
+      toUInt64(greatest(0, least({count:Int64}, intDiv(u + {window:Int64} - 1 - {first:Int64}, {step:Int64}) + 1)))
+    )) AS k
+  FROM swaps FINAL
+  WHERE (${Array.from(
+    { length: ranges },
+    (_, i) =>
+      `(utime > toDateTime({from${i}:UInt32}, 'UTC') AND utime <= toDateTime({to${i}:UInt32}, 'UTC'))`,
+  ).join(" OR ")})
+    AND volume_usd > 0 AND amount_in > 0 AND amount_out > 0
+    AND offer_master IS NOT NULL AND ask_master IS NOT NULL
+    AND offer_quote != has({quotes:Array(String)}, assumeNotNull(ask_master))
+    AND ({allTokens:UInt8} = 1 OR token IN {tokens:Array(String)})
+)
+GROUP BY k, token, quote
+ORDER BY k, token, quote`;
+
+const quoteTradesRow = z.object({
+  at: seconds,
+  token: str,
+  quote: str,
+  units: z.number(),
+  usd: z.number(),
+  trades: z.coerce.number().int().nonnegative(),
+});
+
+/** The windows (at − window, at] of the boundaries as time ranges, those that touch or overlap merged. */
+export function windowRanges(q: Pick<QuoteTradesQuery, "first" | "last" | "step" | "windowSeconds">) {
+  const out: { from: number; to: number }[] = [];
+  for (let at = q.first; at <= q.last; at += q.step) {
+    const from = Math.max(0, at - q.windowSeconds);
+    const prev = out[out.length - 1];
+    if (prev !== undefined && from <= prev.to) prev.to = at;
+    else out.push({ from, to: at });
+  }
+  return out;
+}
+
+export async function selectQuoteTrades(store: Store, q: QuoteTradesQuery): Promise<QuoteTradesAt[]> {
+  if (q.last < q.first || q.step <= 0 || q.windowSeconds <= 0 || q.quotes.length === 0) return [];
+  const ranges = windowRanges(q);
+  const params: Record<string, unknown> = {
+    first: q.first,
+    step: q.step,
+    count: Math.floor((q.last - q.first) / q.step) + 1,
+    window: q.windowSeconds,
+    quotes: q.quotes,
+    allTokens: q.tokens === undefined ? 1 : 0,
+    tokens: q.tokens ?? [],
+  };
+  ranges.forEach((r, i) => {
+    params[`from${i}`] = r.from;
+    params[`to${i}`] = r.to;
+  });
+  return store.query(quoteTradesSql(ranges.length), quoteTradesRow, params);
 }

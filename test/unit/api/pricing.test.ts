@@ -376,6 +376,120 @@ test("dexTvlAt the newest indexed transaction or later: the pools' latest states
   t.is(await dexTvlAt({ ...d, pricing: undefined }, HEAD), null);
 });
 
+// The VWAP clamp (§7.4). PUMP/TON: 10,000 TON ($30,000 at TON = 3 USD: medium confidence) against 1,000,000
+// PUMP, spot 0.01 TON = 0.03 USD. Unclamped TVL: 1,000,000 × 0.03 + 30,000 = 60,000 (the cap, 2 × the TON
+// side, is 60,000 too). Trades of 1,000 PUMP for 5 USD each make a VWAP of 0.005 USD: the price that values
+// TVL is held to 3 × 0.005 = 0.015, so the TVL is 15,000 + 30,000 = 45,000.
+const PUMP = raw("pricing PUMP");
+const P_PUMP = pool("PUMP/TON", PUMP, TON, 1_000_000n * E9, 10_000n * E9, 100_000n * E9);
+/** A sale of 1,000 PUMP for TON worth `usd` (its TON side at 3 USD), at `utime`. */
+const pumpSale = (utime: number, usd: number) => ({
+  pool: P_PUMP.address,
+  utime,
+  volumeUsd: usd,
+  lpFeeUsd: usd * 0.003,
+  offer: PUMP,
+  ask: TON,
+  amountIn: 1_000n * E9,
+  amountOut: BigInt(Math.round((usd / 3) * 1e9)),
+});
+
+test("VWAP clamp: a medium price values the pool TVL within [VWAP/3, 3·VWAP] of the last hour's ≥ 3 trades; the listed price is the spot price", async (t) => {
+  const catalogue = (sales: ReturnType<typeof pumpSale>[]) =>
+    testDeps({
+      data: pricedReadModel(
+        new MemoryReadModel({
+          assets: [asset(TON, "TON", 9), asset(USDT, "USDT", 6), asset(PUMP, "PUMP", 9)],
+          pools: [P_TON, P_PUMP],
+          transactions: [...TRACE.txs],
+          swapUsd: [
+            ...sales,
+            // not trades of PUMP against a quote: a quote for a quote, and a trade without assets
+            {
+              pool: P_TON.address,
+              utime: HEAD - 5,
+              volumeUsd: 300,
+              lpFeeUsd: 0.9,
+              offer: TON,
+              ask: USDT,
+              amountIn: 100n * E9,
+              amountOut: 300n * E6,
+            },
+            { pool: P_PUMP.address, utime: HEAD - 5, volumeUsd: 1_000, lpFeeUsd: 3 },
+          ],
+        }),
+        { pricing: PRICING },
+      ),
+    });
+  const read = async (sales: ReturnType<typeof pumpSale>[]) => {
+    const api = await startApi(catalogue(sales));
+    try {
+      const p = poolResponse.parse((await request(api, "GET", `/v1/pools/${f(P_PUMP.address)}`)).json).pool;
+      const a = (await request(api, "GET", `/v1/assets/${f(PUMP)}`)).json as {
+        asset: { dex_price_usd?: string };
+      };
+      return { tvl: p.lp_total_supply_usd, lpPrice: p.lp_price_usd, price: a.asset.dex_price_usd };
+    } finally {
+      await api.close();
+    }
+  };
+  // three sales in (HEAD − 1 h, HEAD]; one at exactly HEAD − 1 h (outside) at 1,000 USD would lift the VWAP
+  const inWindow = [pumpSale(HEAD, 5), pumpSale(HEAD - 1_000, 5), pumpSale(HEAD - 3_599, 5)];
+  const clamped = await read([...inWindow, pumpSale(HEAD - 3_600, 1_000)]);
+  close(t, clamped.tvl, 45_000);
+  close(t, clamped.lpPrice, 0.45);
+  close(t, clamped.price, 0.03);
+  // two trades in the window: too few for the clamp
+  const unclamped = await read([...inWindow.slice(0, 2), pumpSale(HEAD - 3_600, 1_000)]);
+  close(t, unclamped.tvl, 60_000);
+  close(t, unclamped.price, 0.03);
+});
+
+test("VWAP clamp in the TVL history and the DEX TVL at an instant: each point clamps with the trades of the hour before it", async (t) => {
+  const D = 1_700_006_400; // a UTC midnight
+  const at = (s: number) => new Date(s * 1000).toISOString().slice(0, 19);
+  const data = new MemoryReadModel({
+    pools: [P_TON, P_PUMP],
+    poolStates: [
+      { pool: P_TON.address, utime: D - 2 * DAY, lt: 1n, state: P_TON.state! },
+      { pool: P_PUMP.address, utime: D - 2 * DAY, lt: 2n, state: P_PUMP.state! },
+    ],
+    // in (D − 1 h, D]: three at 5 USD (VWAP 0.005: clamped to 0.015); at D − 1 h: 1,000 USD, in the
+    // window of D − 1 s and of the hour boundary D − 1 h (one trade there: no clamp)
+    swapUsd: [
+      pumpSale(D - 10, 5),
+      pumpSale(D - 1_000, 5),
+      pumpSale(D - 3_599, 5),
+      pumpSale(D - 3_600, 1_000),
+    ],
+  });
+  const tvlDeps = testDeps({ data, pricing: PRICING });
+  t.is(await dexTvlAt(tvlDeps, D), 6_045_000);
+  // D − 1 s: four trades, VWAP 1,015 / 4,000 = 0.25375: the spot 0.03 is lifted to 0.25375 / 3, and the
+  // TVL capped at twice the TON side (60,000)
+  t.is(await dexTvlAt(tvlDeps, D - 1), 6_060_000);
+  // D − 11 s: D − 10 is after it: three trades (1,010 / 3,000), lifted to 0.112…: capped again
+  t.is(await dexTvlAt(tvlDeps, D - 11), 6_060_000);
+  const api = await startApi(tvlDeps);
+  try {
+    const window = `since=${at(D - 3 * 3_600)}&until=${at(D)}&interval=hour`;
+    const pool = poolTvlResponse.parse(
+      (await request(api, "GET", `/v1/pools/${f(P_PUMP.address)}/tvl?${window}`)).json,
+    );
+    t.deepEqual(
+      pool.points.map((p) => Number(p.tvl_usd)),
+      [60_000, 60_000, 60_000, 45_000],
+    );
+    const dex = dexTvlResponse.parse((await request(api, "GET", `/v1/stats/tvl?${window}`)).json);
+    t.deepEqual(
+      dex.points.map((p) => Number(p.tvl_usd)),
+      [6_060_000, 6_060_000, 6_060_000, 6_045_000],
+    );
+  } finally {
+    await api.close();
+  }
+});
+
 test("liquidity tags: none when nothing values an asset and a pool holding it has an unknown state; `no` for known unpriced pools only", (t) => {
   const MYST = raw("pricing MYST");
   // listed (its router named it), its reserves never seen: no chain access, active before the first transaction

@@ -17,10 +17,13 @@ import {
   type PricingPool,
   poolIndex,
   poolTvl,
+  quoteCandidates,
   ratioToNumber,
   swapVolumeUsd,
   TON_ADDRESS,
   tvlDependencies,
+  VwapWindow,
+  vwapSamples,
   weightedMedian,
 } from "../../../dex/pricing/index.ts";
 
@@ -315,6 +318,53 @@ test("VWAP clamp: a low or medium price is kept within [VWAP/3, 3·VWAP] when th
   near(t, (book(pools, CONFIG, { vwap: vwap(2) }).valuation(Y)?.usdPerUnit ?? 0) * 1e9, 2);
   // price() itself is never clamped
   near(t, (book(pools, CONFIG, { vwap: vwap(3) }).price(Y)?.usdPerUnit ?? 0) * 1e9, 2);
+});
+
+test("VWAP from stored sums: the sample the processor's window gives for the same trades; other rows left out", (t) => {
+  const isQuote = (token: string) => token === USD || token === TON_ADDRESS;
+  // Y against USD and TON, as VwapWindow records them one by one (units raw, usd their quote side's value)
+  const trades = [
+    { quote: USD, units: nine(10), usd: 21 },
+    { quote: USD, units: nine(5), usd: 9.5 },
+    { quote: TON_ADDRESS, units: nine(1), usd: 2.25 },
+  ];
+  const w = new VwapWindow(3_600);
+  for (const [i, x] of trades.entries()) w.record(Y, 1_000 + i, x.units, x.usd);
+  const byQuote = (q: string) => trades.filter((x) => x.quote === q);
+  const sum = (q: string) => ({
+    token: Y,
+    quote: q,
+    units: byQuote(q).reduce((a, x) => a + Number(x.units), 0),
+    usd: byQuote(q).reduce((a, x) => a + x.usd, 0),
+    trades: byQuote(q).length,
+  });
+  const samples = vwapSamples(
+    [
+      sum(USD),
+      sum(TON_ADDRESS),
+      // a quote as the token, a non-quote as the quote, a row without trades, units or value: left out
+      { token: USD, quote: TON_ADDRESS, units: 1e6, usd: 1, trades: 1 },
+      { token: Z, quote: X, units: 1e9, usd: 7, trades: 4 },
+      { token: Z, quote: USD, units: 0, usd: 7, trades: 4 },
+      { token: Z, quote: USD, units: 1e9, usd: 0, trades: 4 },
+      { token: Z, quote: USD, units: 1e9, usd: 7, trades: 0 },
+    ],
+    isQuote,
+  );
+  t.deepEqual([...samples.keys()], [Y]);
+  const expected = w.sample(Y, 1_002);
+  t.is(samples.get(Y)?.trades, 3);
+  t.is(expected?.trades, 3);
+  near(t, (samples.get(Y)?.usdPerUnit ?? 0) * 1e9, 32.75 / 16);
+  near(t, (expected?.usdPerUnit ?? 0) * 1e9, 32.75 / 16);
+});
+
+test("quote candidates: every USD anchor whatever its time range, every TON alias, LSDs only with a rate", (t) => {
+  t.deepEqual(quoteCandidates(CONFIG), [TON_ADDRESS, PTON_V1_MASTER, USD, OLD_USD].sort());
+  const lsd = `0:${"C1".repeat(32)}`;
+  const withLsd = { ...CONFIG, lsds: [{ address: lsd, decimals: 9 }] };
+  t.false(quoteCandidates(withLsd).includes(lsd));
+  t.true(quoteCandidates(withLsd, new Map([[lsd, 1.05]])).includes(lsd));
 });
 
 test("ratioToNumber: exact ratios as floats, beyond the double range too", (t) => {
