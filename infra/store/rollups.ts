@@ -325,6 +325,43 @@ async function rebuildStates(store: Store, minutes: BucketSet, pools: Pools): Pr
   );
 }
 
+/**
+ * Rewrites the priced pairs (migration 021) of every hour boundary holding a minute of `minutes`: per
+ * boundary `at` and (offer, ask) master pair, the executed legs with utime in (at − 1 h, at], both amounts
+ * positive and volume_usd > 0, summed from `swaps FINAL`. A pair stored at such a boundary that has no leg
+ * there any more is rewritten with zeros (a retried batch that unpriced or moved its legs), so no old row
+ * stays. A minute m holds the boundaries of its seconds: ceil(m) and ceil(m + 59 s).
+ */
+async function rebuildPricedPairs(store: Store, minutes: BucketSet): Promise<void> {
+  const lo = ceilTo(minutes.lo, HOUR);
+  const hi = ceilTo(minutes.hi - 1, HOUR);
+  const ats =
+    minutes.buckets === "all"
+      ? []
+      : [...new Set(minutes.buckets.flatMap((m) => [ceilTo(m, HOUR), ceilTo(m + MINUTE - 1, HOUR)]))];
+  const inAts = (at: string) =>
+    `${at} >= toDateTime({lo:UInt32}, 'UTC') AND ${at} <= toDateTime({hi:UInt32}, 'UTC')
+     AND ({all:UInt8} = 1 OR has({ats:Array(UInt32)}, toUInt32(${at})))`;
+  await store.command(
+    `INSERT INTO priced_pairs_1h (at, offer_master, ask_master, amount_in, amount_out, volume_usd, trades, version)
+     SELECT at, offer, ask, sum(a_in), sum(a_out), sum(usd), sum(n), ${VERSION}
+     FROM (
+       SELECT ${ceilSql("utime", HOUR)} AS at, assumeNotNull(offer_master) AS offer,
+         assumeNotNull(ask_master) AS ask, amount_in AS a_in, assumeNotNull(amount_out) AS a_out,
+         assumeNotNull(volume_usd) AS usd, toUInt64(1) AS n
+       FROM swaps FINAL
+       WHERE utime > toDateTime({from:UInt32}, 'UTC') AND utime <= toDateTime({hi:UInt32}, 'UTC') AND ${inAts("at")}
+         AND volume_usd > 0 AND amount_in > 0 AND amount_out > 0
+         AND offer_master IS NOT NULL AND ask_master IS NOT NULL
+       UNION ALL
+       SELECT at, offer_master, ask_master, toUInt256(0), toUInt256(0), toFloat64(0), toUInt64(0)
+       FROM priced_pairs_1h WHERE ${inAts("at")}
+     )
+     GROUP BY at, offer, ask`,
+    { lo, hi, from: lo - HOUR, all: minutes.buckets === "all" ? 1 : 0, ats },
+  );
+}
+
 export type BucketSet = {
   readonly lo: number;
   readonly hi: number;
@@ -373,6 +410,7 @@ export async function refreshRollups(store: Store, dirty: DirtyBuckets): Promise
     await assignWalletIds(store, pool, dirty.pools ?? "all");
     await rebuild(store, POOL, pool, dirty.pools ?? "all");
     await rebuild(store, DEX, pool);
+    await rebuildPricedPairs(store, pool);
   }
   const referral = setOf(dirty.referral);
   if (referral !== null) await rebuild(store, REFERRAL, referral);
@@ -388,6 +426,7 @@ export async function refreshRange(store: Store, lo: number, hi: number): Promis
   await rebuild(store, DEX, all);
   await rebuild(store, REFERRAL, all);
   await rebuildStates(store, all, "all");
+  await rebuildPricedPairs(store, all);
 }
 
 const minuteRow = z.object({ m: z.coerce.number().int() });
@@ -414,12 +453,19 @@ async function minutesAfter(store: Store, after: number): Promise<DirtyBuckets> 
  * backfills again.
  */
 export const BACKFILLED = "backfilled:4";
+/**
+ * The rollup_status flag of the priced pairs (migration 021) filled for the facts written before them: a data
+ * dir backfilled under an earlier generation fills only this table (a full backfill, as of a fresh or older
+ * data dir, fills it with the rest).
+ */
+export const PRICED_PAIRS_FILLED = "priced_pairs:1";
 
 export type RollupLog = (fields: Record<string, unknown>, message: string) => void;
 
 /**
  * At start, before the processor writes: a data dir whose facts predate the rollups is backfilled (day
- * by day, with a progress line, then recorded in rollup_status); otherwise the buckets of the facts
+ * by day, with a progress line, then recorded in rollup_status); one whose facts predate the priced pairs
+ * (021) fills those alone, likewise; otherwise the buckets of the facts
  * written after the stored cursor `after` are rewritten (a crash may have stored them without their
  * rollups; re-delivery would rewrite them too, but this does not depend on it).
  */
@@ -432,12 +478,26 @@ export async function prepareRollups(
     statusRow,
     { name: BACKFILLED },
   );
+  const flag = (name: string) => ({ name, value: 1, written_at: Math.floor(Date.now() / 1000) });
   if (done[0]?.value !== 1) {
-    await backfill(store, options.log, options.daysPerStep ?? 7);
-    await store.insert("rollup_status", [
-      { name: BACKFILLED, value: 1, written_at: Math.floor(Date.now() / 1000) },
-    ]);
+    await backfill(store, options.log, options.daysPerStep ?? 7, ALL_FACTS_SPAN, refreshRange, "rollups");
+    await store.insert("rollup_status", [flag(BACKFILLED), flag(PRICED_PAIRS_FILLED)]);
     return { backfilled: true, minutes: 0 };
+  }
+  const pairs = await store.query(
+    "SELECT value FROM rollup_status FINAL WHERE name = {name:String}",
+    statusRow,
+    { name: PRICED_PAIRS_FILLED },
+  );
+  if (pairs[0]?.value !== 1) {
+    const fill = (s: Store, lo: number, hi: number) =>
+      rebuildPricedPairs(s, {
+        lo: floorTo(lo, MINUTE),
+        hi: floorTo(hi - 1, MINUTE) + MINUTE,
+        buckets: "all",
+      });
+    await backfill(store, options.log, options.daysPerStep ?? 7, SWAPS_SPAN, fill, "priced pairs");
+    await store.insert("rollup_status", [flag(PRICED_PAIRS_FILLED)]);
   }
   const dirty = await minutesAfter(store, options.after ?? 0);
   await refreshRollups(store, dirty);
@@ -447,15 +507,24 @@ export async function prepareRollups(
   };
 }
 
-async function backfill(store: Store, log: RollupLog, daysPerStep: number): Promise<void> {
-  const [span] = await store.query(
-    `SELECT toUInt32(min(t)) AS lo, toUInt32(max(t)) AS hi, count() AS n FROM (
-       SELECT utime AS t FROM swaps UNION ALL SELECT utime FROM referral_fees
-       UNION ALL SELECT utime FROM vault_withdrawals UNION ALL SELECT utime FROM pool_states)`,
-    spanRow,
-  );
+/** The time span of every fact a rollup is made of; of the swaps alone (the priced pairs). */
+const ALL_FACTS_SPAN = `SELECT toUInt32(min(t)) AS lo, toUInt32(max(t)) AS hi, count() AS n FROM (
+  SELECT utime AS t FROM swaps UNION ALL SELECT utime FROM referral_fees
+  UNION ALL SELECT utime FROM vault_withdrawals UNION ALL SELECT utime FROM pool_states)`;
+const SWAPS_SPAN = "SELECT toUInt32(min(utime)) AS lo, toUInt32(max(utime)) AS hi, count() AS n FROM swaps";
+
+/** Rewrites `fill` over the days of `spanSql`'s span, `daysPerStep` at a time, with a progress line each. */
+async function backfill(
+  store: Store,
+  log: RollupLog,
+  daysPerStep: number,
+  spanSql: string,
+  fill: (store: Store, lo: number, hi: number) => Promise<void>,
+  what: string,
+): Promise<void> {
+  const [span] = await store.query(spanSql, spanRow);
   if (span === undefined || span.n === 0) {
-    log({ days: 0 }, "rollups: nothing to backfill");
+    log({ days: 0 }, `${what}: nothing to backfill`);
     return;
   }
   const first = floorTo(span.lo, DAY);
@@ -465,10 +534,10 @@ async function backfill(store: Store, log: RollupLog, daysPerStep: number): Prom
   const started = Date.now();
   for (let lo = first; lo < end; lo += step) {
     const hi = Math.min(lo + step, end);
-    await refreshRange(store, lo, hi);
+    await fill(store, lo, hi);
     log(
       { done: (hi - first) / DAY, days, elapsedMs: Date.now() - started },
-      `rollups backfill: ${(hi - first) / DAY}/${days} days`,
+      `${what} backfill: ${(hi - first) / DAY}/${days} days`,
     );
   }
 }

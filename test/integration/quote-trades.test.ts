@@ -1,9 +1,10 @@
 /**
  * The trades behind the API's VWAP clamp (api/read-model.ts `getQuoteTrades`) read from ClickHouse's
  * `swaps` against the memory read model holding what the same swap rows mean, for single instants, hour
- * boundaries, boundaries with gaps between their windows and windows longer than their step; and against
- * sums worked out by hand. The rows are written twice (a re-delivered batch), and one trade is written again
- * with other contents (a batch retried after its pricing changed): both must count once, as last written.
+ * boundaries (read from the priced pairs of migration 021), boundaries with gaps between their windows, other
+ * instants and windows longer than their step (read from the legs); and against sums worked out by hand. The rows are written twice (a re-delivered batch), and one trade is written again
+ * with other contents (a batch retried after its pricing changed): both must count once, as last written; a
+ * leg written priced and then unpriced must count nowhere.
  * chdb allows one data path per process (ava runs each file in its own): one temporary path, removed after.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -62,16 +63,22 @@ const ROWS: SwapRow[] = [
 ];
 /** Written first with 0.75 USD, then again (a retried batch) with 0.25 USD. */
 const RETRIED = leg(209, H - 30, X.P_STABLE, X.USDC, X.USDT, [1_000_000n, 999_000n], 0.25);
+/** Written first priced (1.5 USD), then again unpriced: its pair has no other leg in its hour. */
+const UNPRICED = leg(210, H - 3_650, X.P_WSTABLE, TSTON, X.TON, [E9, 1_100_000_000n], null);
 
 test.before(async (t) => {
   const dir = mkdtempSync(join(tmpdir(), `tondex-qt-${Math.random().toString(36).slice(2)}-`));
   const store = await openStore({ clickhouseUrl: null, dataDir: dir });
   await migrate(store);
   const position = { consumer: "test", partition_id: 0, mc_seqno: 1, next_offset: 1n };
-  await writeBatch(store, { swaps: [...ROWS, { ...RETRIED, volume_usd: 0.75 }] }, position);
-  await writeBatch(store, { swaps: [...ROWS, RETRIED] }, position);
+  await writeBatch(
+    store,
+    { swaps: [...ROWS, { ...RETRIED, volume_usd: 0.75 }, { ...UNPRICED, volume_usd: 1.5 }] },
+    position,
+  );
+  await writeBatch(store, { swaps: [...ROWS, RETRIED, UNPRICED] }, position);
   const mem = new MemoryReadModel({
-    swapUsd: [...ROWS, RETRIED].flatMap((r) =>
+    swapUsd: [...ROWS, RETRIED, UNPRICED].flatMap((r) =>
       r.volume_usd === null || r.amount_out === null
         ? []
         : [
@@ -102,7 +109,17 @@ const sorted = (rows: readonly QuoteTradesAt[]) =>
   );
 
 const QUERIES: Record<string, QuoteTradesQuery> = {
+  // hour boundaries with a one-hour window: read from the priced pairs (migration 021); others from the legs
   "one instant": { first: H, last: H, step: 1, windowSeconds: 3_600, quotes: QUOTES },
+  "one instant between hours": { first: H - 9, last: H - 9, step: 1, windowSeconds: 3_600, quotes: QUOTES },
+  "instants between hours, one token": {
+    first: H - 3_609,
+    last: H - 9,
+    step: 1_800,
+    windowSeconds: 3_600,
+    quotes: QUOTES,
+    tokens: [X.STON],
+  },
   "hour boundaries": { first: H - 7_200, last: H + 3_600, step: 3_600, windowSeconds: 3_600, quotes: QUOTES },
   "windows with gaps": {
     first: H - 7_200,
@@ -147,6 +164,8 @@ test("the sums at one instant, by hand: each token against each quote, the windo
     hours.filter((r) => r.at === H - 3_600),
     [{ at: H - 3_600, token: X.STON, quote: X.USDT, units: 3e9, usd: 1.25, trades: 1 }],
   );
+  // the leg written priced, then unpriced, counts nowhere (its pair's row at H − 1 h rewritten with zeros)
+  t.false(hours.some((r) => r.token === TSTON && r.at === H - 3_600));
   // H + 1 h holds the trade at H + 1
   t.deepEqual(
     hours.filter((r) => r.at === H + 3_600),

@@ -14,7 +14,7 @@ import { selectPoolStateTimeline } from "../../api/queries/sql/tvl.ts";
 import { openStore, type Store } from "../../infra/store/client.ts";
 import { writeBatch } from "../../infra/store/facts-writer.ts";
 import { migrate } from "../../infra/store/migrate.ts";
-import { DAY, HOUR, prepareRollups } from "../../infra/store/rollups.ts";
+import { BACKFILLED, DAY, HOUR, prepareRollups } from "../../infra/store/rollups.ts";
 import type { PoolStateRow, ReferralFeeRow, SwapRow } from "../../schemas/facts.ts";
 import { poolStateRow, swapRow } from "./_facts.ts";
 import { copiesAgree, stateCopiesAgree } from "./_rollups.ts";
@@ -429,5 +429,86 @@ test.serial(
         );
       }
     }
+  },
+);
+
+test.serial(
+  "priced pairs per hour boundary: exact under re-delivery; a data dir rolled up before them fills them at start",
+  async (t) => {
+    const { store } = t.context;
+    const d = T0 + 20 * DAY;
+    const OFFER = `0:${"5".repeat(64)}`; // swapRow's masters
+    const ASK = `0:${"7".repeat(64)}`;
+    // A leg exactly on a boundary belongs to it; the next second to the next one. Unpriced (null) and
+    // untracked (0 USD) legs and a refund count nowhere.
+    const legs = [
+      leg(31, d + 10, { volume_usd: 1.5 }),
+      leg(32, d + HOUR, { volume_usd: 2.25 }),
+      leg(33, d + HOUR + 1, { volume_usd: 4 }),
+      leg(34, d + 20, { volume_usd: null }),
+      leg(35, d + 30, { volume_usd: 0 }),
+      leg(36, d + 40, { amount_out: null, success: false, volume_usd: null }),
+    ];
+    await writeBatch(store, { swaps: legs }, position(801));
+    await writeBatch(store, { swaps: legs }, position(801)); // re-delivered
+    const pairs = () =>
+      store.query(
+        `SELECT toUInt32(at) AS at, offer_master, ask_master, toString(amount_in) AS a_in,
+           toString(amount_out) AS a_out, volume_usd AS usd, trades
+         FROM priced_pairs_1h FINAL WHERE at > toDateTime({from:UInt32}, 'UTC') AND trades > 0 ORDER BY at`,
+        z.object({
+          at: z.coerce.number(),
+          offer_master: z.string(),
+          ask_master: z.string(),
+          a_in: z.string(),
+          a_out: z.string(),
+          usd: z.number(),
+          trades: z.coerce.number(),
+        }),
+        { from: d },
+      );
+    const expected = [
+      {
+        at: d + HOUR,
+        offer_master: OFFER,
+        ask_master: ASK,
+        a_in: String(31_000n + 32_000n),
+        a_out: String(7n * 31n + 7n * 32n),
+        usd: 3.75,
+        trades: 2,
+      },
+      {
+        at: d + 2 * HOUR,
+        offer_master: OFFER,
+        ask_master: ASK,
+        a_in: "33000",
+        a_out: String(7n * 33n),
+        usd: 4,
+        trades: 1,
+      },
+    ];
+    t.deepEqual(await pairs(), expected);
+    // A data dir rolled up before migration 021: no priced pairs, no flag. The next start fills them.
+    await store.command("TRUNCATE TABLE priced_pairs_1h");
+    await store.command("TRUNCATE TABLE rollup_status");
+    await store.insert("rollup_status", [
+      { name: BACKFILLED, value: 1, written_at: Math.floor(Date.now() / 1000) },
+    ]);
+    t.deepEqual(await pairs(), []);
+    const logs: string[] = [];
+    const r = await prepareRollups(store, { after: 10_000, log: (_f, msg) => logs.push(msg) });
+    t.is(r.backfilled, false, "the other rollups are not backfilled again");
+    t.true(
+      logs.some((l) => /^priced pairs backfill: (\d+)\/\1 days$/.test(l)),
+      logs.join("\n"),
+    );
+    t.deepEqual(await pairs(), expected);
+    // filled once: the next start only rewrites what came after the cursor
+    const again: string[] = [];
+    await prepareRollups(store, { after: 10_000, log: (_f, msg) => again.push(msg) });
+    t.false(
+      again.some((l) => l.startsWith("priced pairs")),
+      again.join("\n"),
+    );
   },
 );

@@ -105,8 +105,45 @@ export function windowRanges(q: Pick<QuoteTradesQuery, "first" | "last" | "step"
   return out;
 }
 
+/**
+ * The same sums from the priced pairs (migration 021: per hour boundary, the legs of (at − 1 h, at]), for
+ * boundaries that are all hour boundaries with a window of one hour: the boundaries as key ranges of `at`
+ * (consecutive hours merged), the quote side chosen per pair as above.
+ */
+const pairsSql = (ranges: number) => `SELECT toUInt32(at) AS at, token, quote,
+  toFloat64(sum(units)) AS units, sumKahan(usd) AS usd, sum(trades) AS trades
+FROM (
+  SELECT at, has({quotes:Array(String)}, offer_master) AS offer_quote,
+    if(offer_quote, ask_master, offer_master) AS token, if(offer_quote, offer_master, ask_master) AS quote,
+    if(offer_quote, amount_out, amount_in) AS units, volume_usd AS usd, trades
+  FROM priced_pairs_1h FINAL
+  WHERE (${Array.from(
+    { length: ranges },
+    (_, i) => `(at >= toDateTime({from${i}:UInt32}, 'UTC') AND at <= toDateTime({to${i}:UInt32}, 'UTC'))`,
+  ).join(" OR ")})
+    AND trades > 0 AND offer_quote != has({quotes:Array(String)}, ask_master)
+    AND ({allTokens:UInt8} = 1 OR token IN {tokens:Array(String)})
+)
+GROUP BY at, token, quote
+ORDER BY at, token, quote`;
+
+const HOUR = 3_600;
+
 export async function selectQuoteTrades(store: Store, q: QuoteTradesQuery): Promise<QuoteTradesAt[]> {
   if (q.last < q.first || q.step <= 0 || q.windowSeconds <= 0 || q.quotes.length === 0) return [];
+  const tokens = { allTokens: q.tokens === undefined ? 1 : 0, tokens: q.tokens ?? [] };
+  if (q.windowSeconds === HOUR && q.first % HOUR === 0 && (q.step % HOUR === 0 || q.first === q.last)) {
+    // Hour boundaries: their windows are rows of the priced pairs. Consecutive hours are one range.
+    const ats: number[] = [];
+    for (let at = q.first; at <= q.last; at += q.step) ats.push(at);
+    const ranges = q.step === HOUR ? [[q.first, ats.at(-1)!]] : ats.map((at) => [at, at]);
+    const params: Record<string, unknown> = { quotes: q.quotes, ...tokens };
+    ranges.forEach(([from, to], i) => {
+      params[`from${i}`] = from;
+      params[`to${i}`] = to;
+    });
+    return store.query(pairsSql(ranges.length), quoteTradesRow, params);
+  }
   const ranges = windowRanges(q);
   const params: Record<string, unknown> = {
     first: q.first,
@@ -114,8 +151,7 @@ export async function selectQuoteTrades(store: Store, q: QuoteTradesQuery): Prom
     count: Math.floor((q.last - q.first) / q.step) + 1,
     window: q.windowSeconds,
     quotes: q.quotes,
-    allTokens: q.tokens === undefined ? 1 : 0,
-    tokens: q.tokens ?? [],
+    ...tokens,
   };
   ranges.forEach((r, i) => {
     params[`from${i}`] = r.from;
