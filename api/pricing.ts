@@ -128,6 +128,26 @@ export type Boundaries = { readonly first: number; readonly last: number; readon
  * low- and medium-confidence prices wherever they value TVL). Absent boundary or token: no recent trade.
  */
 export type VwapsAt = ReadonlyMap<number, ReadonlyMap<RawAddress, VwapSample>>;
+/** What pricing asks of the VWAPs: a boundary's samples by token (a `VwapsAt`, or `vwapRecorder`'s). */
+export type VwapLookup = {
+  get(at: number): { get(token: RawAddress): VwapSample | undefined } | undefined;
+};
+
+/**
+ * A lookup that has no VWAP and records the tokens asked for: pricing asks only for the tokens whose price
+ * the clamp may bind (low or medium confidence, from pools), so a pass with it tells whether, and for which
+ * tokens, the trades need to be read at all.
+ */
+export function vwapRecorder(): { lookup: VwapLookup; asked: Set<RawAddress> } {
+  const asked = new Set<RawAddress>();
+  const samples = {
+    get(token: RawAddress): undefined {
+      asked.add(token);
+      return undefined;
+    },
+  };
+  return { lookup: { get: () => samples }, asked };
+}
 
 /** The read of the VWAP trades at the boundaries `b` (`tokens`: only the prices of these are valued). */
 export function vwapQuery(
@@ -165,7 +185,7 @@ export function vwapsAt(trades: readonly QuoteTradesAt[], pricing: PricingConfig
 }
 
 /** PriceBook options at `at`: the instant, and the clamp's VWAPs when they were read. */
-export function bookOptions(at: number, vwaps: VwapsAt | null): PriceBookOptions {
+export function bookOptions(at: number, vwaps: VwapLookup | null): PriceBookOptions {
   const samples = vwaps?.get(at);
   return samples === undefined ? { at } : { at, vwap: (token) => samples.get(token) ?? null };
 }
@@ -180,7 +200,7 @@ export function* tvlAtBoundaries(
   timeline: readonly PoolStatePoint[],
   b: Boundaries,
   pricing: PricingConfig,
-  vwaps: VwapsAt | null,
+  vwaps: VwapLookup | null,
 ): Generator<{ at: number; tvl: DexTvl | null }> {
   const sorted = [...timeline].sort((x, y) => x.at - y.at);
   const states = new Map<RawAddress, PoolState>();

@@ -27,9 +27,10 @@ import {
   tvlAtBoundaries,
   type VwapsAt,
   vwapQuery,
+  vwapRecorder,
   vwapsAt,
 } from "../pricing.ts";
-import type { PoolRecord, RawAddress } from "../read-model.ts";
+import type { PoolRecord, PoolStatePoint, RawAddress } from "../read-model.ts";
 import type { StatsReadModel } from "../read-model-stats.ts";
 
 const HOUR = 3_600;
@@ -156,21 +157,29 @@ async function computedPoints(
     for (let at = first; at <= last; at += step) points.push({ at, tvlUsd: null, untrackedTvlUsd: null });
     return points;
   }
-  // One pool's TVL values only its own two tokens' prices: only their trades are read for the clamp.
-  const target = q.pool === undefined ? undefined : pools.get(q.pool);
-  const tokens =
-    target === undefined ? undefined : [target.token0, target.token1].filter((t): t is string => t !== null);
-  const [timeline, vwaps] = await Promise.all([
+  const b = { first, last, step };
+  const timelineRead =
     deps.data.getPoolStateTimeline?.({
       first,
       until: last,
       step,
       // Only listed pools are valued below: a quiet pool is searched among them alone.
       ...(only ? { pools: only } : { listed: list.map((p) => p.address) }),
-    }) ?? [],
-    readVwaps(deps, pricing, { first, last, step }, tokens),
-  ]);
-  for (const { at, tvl } of tvlAtBoundaries(pools, timeline, { first, last, step }, pricing, vwaps)) {
+    }) ?? Promise.resolve([]);
+  let timeline: PoolStatePoint[];
+  let vwaps: VwapsAt | null;
+  if (q.pool === undefined) {
+    // Every pool: some token's price is nearly always one the clamp may bind; read with the states.
+    [timeline, vwaps] = await Promise.all([timelineRead, readVwaps(deps, pricing, b)]);
+  } else {
+    // One pool (a few pools priced): a pass without VWAPs tells which tokens' prices the clamp may bind
+    // at any point (none, for a pool of quotes and deep tokens); only their trades are read.
+    timeline = await timelineRead;
+    const recorder = vwapRecorder();
+    for (const _ of tvlAtBoundaries(pools, timeline, b, pricing, recorder.lookup));
+    vwaps = recorder.asked.size === 0 ? null : await readVwaps(deps, pricing, b, [...recorder.asked]);
+  }
+  for (const { at, tvl } of tvlAtBoundaries(pools, timeline, b, pricing, vwaps)) {
     const known = tvl === null ? null : valued(tvl);
     points.push(
       q.pool === undefined

@@ -7,7 +7,7 @@ import test from "ava";
 import { TON_RAW } from "../../../api/mappers/common.ts";
 import { priceCatalogue } from "../../../api/pricing.ts";
 import { dexTvlAt } from "../../../api/queries/tvl.ts";
-import type { AssetRecord, PoolRecord } from "../../../api/read-model.ts";
+import type { AssetRecord, PoolRecord, QuoteTradesQuery } from "../../../api/read-model.ts";
 import { MemoryReadModel } from "../../../api/read-model-memory.ts";
 import { pricedReadModel } from "../../../api/read-model-priced.ts";
 import type { PoolStatsRow } from "../../../api/read-model-stats.ts";
@@ -448,7 +448,14 @@ test("VWAP clamp: a medium price values the pool TVL within [VWAP/3, 3·VWAP] of
 test("VWAP clamp in the TVL history and the DEX TVL at an instant: each point clamps with the trades of the hour before it", async (t) => {
   const D = 1_700_006_400; // a UTC midnight
   const at = (s: number) => new Date(s * 1000).toISOString().slice(0, 19);
-  const data = new MemoryReadModel({
+  /** The VWAP trades each read asked for (their tokens; "all" for every token). */
+  const reads: (string[] | "all")[] = [];
+  const data = new (class extends MemoryReadModel {
+    override getQuoteTrades(q: QuoteTradesQuery) {
+      reads.push(q.tokens === undefined ? "all" : [...q.tokens]);
+      return super.getQuoteTrades(q);
+    }
+  })({
     pools: [P_TON, P_PUMP],
     poolStates: [
       { pool: P_TON.address, utime: D - 2 * DAY, lt: 1n, state: P_TON.state! },
@@ -480,6 +487,17 @@ test("VWAP clamp in the TVL history and the DEX TVL at an instant: each point cl
       pool.points.map((p) => Number(p.tvl_usd)),
       [60_000, 60_000, 60_000, 45_000],
     );
+    // one pool's history reads the trades of the tokens whose price the clamp may bind: PUMP (medium);
+    // TON/USDT's prices are quotes', never clamped: no read at all
+    reads.length = 0;
+    await request(api, "GET", `/v1/pools/${f(P_PUMP.address)}/tvl?${window}`);
+    t.deepEqual(reads, [[PUMP]]);
+    reads.length = 0;
+    const quotes = poolTvlResponse.parse(
+      (await request(api, "GET", `/v1/pools/${f(P_TON.address)}/tvl?${window}`)).json,
+    );
+    t.deepEqual(reads, []);
+    t.is(quotes.points.at(-1)?.tvl_usd, "6000000");
     const dex = dexTvlResponse.parse((await request(api, "GET", `/v1/stats/tvl?${window}`)).json);
     t.deepEqual(
       dex.points.map((p) => Number(p.tvl_usd)),
