@@ -18,7 +18,8 @@
  *   window, each priced with the states and prices of that instant, as the TVL history.
  * - every TVL above (pool, asset liquidity, APY samples, TVL history) values a low/medium-confidence price
  *   clamped to the token's VWAP of the hour before the instant (§7.4, `vwapsAt`), when the caller read it.
- * Pure: the caller supplies the records, the windows, the VWAP trades and the pricing configuration.
+ * Pure but for `readVwaps`: the caller supplies the records, the windows, the VWAP trades (read with it)
+ * and the pricing configuration.
  */
 import type { PoolState } from "../dex/amm/index.ts";
 import {
@@ -35,6 +36,7 @@ import {
 } from "../dex/pricing/index.ts";
 import type {
   AssetRecord,
+  DexReadModel,
   PoolRecord,
   PoolStatePoint,
   PoolStats,
@@ -182,6 +184,17 @@ export function vwapsAt(trades: readonly QuoteTradesAt[], pricing: PricingConfig
     );
   }
   return out;
+}
+
+/** Reads the clamp's VWAPs at the boundaries `b` from `data` (null: it keeps no swap history). */
+export async function readVwaps(
+  data: Pick<DexReadModel, "getQuoteTrades">,
+  pricing: PricingConfig,
+  b: Boundaries,
+  tokens?: readonly RawAddress[],
+): Promise<VwapsAt | null> {
+  const trades = await data.getQuoteTrades?.(vwapQuery(pricing, b, tokens));
+  return trades === undefined ? null : vwapsAt(trades, pricing);
 }
 
 /** PriceBook options at `at`: the instant, and the clamp's VWAPs when they were read. */

@@ -16,11 +16,10 @@ import {
   type Boundaries,
   type PricedCatalogue,
   priceCatalogue,
+  readVwaps,
   type TvlSamples,
   tvlSamples,
   type VwapsAt,
-  vwapQuery,
-  vwapsAt,
 } from "./pricing.ts";
 import type { DexReadModel, PoolUsdWindows, RawAddress } from "./read-model.ts";
 
@@ -49,11 +48,7 @@ export function pricedReadModel(inner: DexReadModel, options: PricedOptions): De
   const timeline = (b: Boundaries, listed: RawAddress[]) =>
     inner.getPoolStateTimeline?.({ first: b.first, until: b.last, step: b.step, listed }) ??
     Promise.resolve(null);
-  /** The clamp's VWAPs at the boundaries `b`; null when the inner model keeps no swap history. */
-  const vwaps = async (b: Boundaries): Promise<VwapsAt | null> => {
-    const trades = await inner.getQuoteTrades?.(vwapQuery(options.pricing, b));
-    return trades === undefined ? null : vwapsAt(trades, options.pricing);
-  };
+  const vwaps = (b: Boundaries) => readVwaps(inner, options.pricing, b);
   const read = async (): Promise<Activity> => {
     const windows = (await inner.getPoolUsdWindows?.()) ?? null;
     if (windows === null) return { windows, samples: null, vwaps: null };

@@ -21,14 +21,13 @@ import {
   type Boundaries,
   bookOptions,
   pricingPools,
+  readVwaps,
   type TvlHistory,
   type TvlInterval,
   type TvlPoint,
   tvlAtBoundaries,
   type VwapsAt,
-  vwapQuery,
   vwapRecorder,
-  vwapsAt,
 } from "../pricing.ts";
 import type { PoolRecord, PoolStatePoint, RawAddress } from "../read-model.ts";
 import type { StatsReadModel } from "../read-model-stats.ts";
@@ -91,7 +90,7 @@ export async function dexTvlAt(
     // lists the API keeps in memory), not a scan of the state history.
     const [pools, vwaps] = await Promise.all([
       deps.data.listPools(),
-      readVwaps(deps, deps.pricing, { first: at, last: at, step: 1 }),
+      readVwaps(deps.data, deps.pricing, { first: at, last: at, step: 1 }),
     ]);
     const priced = pricingPools(pools);
     const book = new PriceBook(poolIndex(priced), deps.pricing, bookOptions(at, vwaps));
@@ -99,17 +98,6 @@ export async function dexTvlAt(
   }
   const [point] = await tvlPoints(deps, { first: at, last: at, step: 1 });
   return point?.tvlUsd ?? null;
-}
-
-/** The clamp's VWAPs at the boundaries `b` (null: the read model keeps no swap history). */
-async function readVwaps(
-  deps: ApiDeps,
-  pricing: PricingConfig,
-  b: Boundaries,
-  tokens?: readonly RawAddress[],
-): Promise<VwapsAt | null> {
-  const trades = await deps.data.getQuoteTrades?.(vwapQuery(pricing, b, tokens));
-  return trades === undefined ? null : vwapsAt(trades, pricing);
 }
 
 /** A DEX TVL, or null when no pool could be valued at all (unknown, not 0). */
@@ -170,14 +158,14 @@ async function computedPoints(
   let vwaps: VwapsAt | null;
   if (q.pool === undefined) {
     // Every pool: some token's price is nearly always one the clamp may bind; read with the states.
-    [timeline, vwaps] = await Promise.all([timelineRead, readVwaps(deps, pricing, b)]);
+    [timeline, vwaps] = await Promise.all([timelineRead, readVwaps(deps.data, pricing, b)]);
   } else {
     // One pool (a few pools priced): a pass without VWAPs tells which tokens' prices the clamp may bind
     // at any point (none, for a pool of quotes and deep tokens); only their trades are read.
     timeline = await timelineRead;
     const recorder = vwapRecorder();
     for (const _ of tvlAtBoundaries(pools, timeline, b, pricing, recorder.lookup));
-    vwaps = recorder.asked.size === 0 ? null : await readVwaps(deps, pricing, b, [...recorder.asked]);
+    vwaps = recorder.asked.size === 0 ? null : await readVwaps(deps.data, pricing, b, [...recorder.asked]);
   }
   for (const { at, tvl } of tvlAtBoundaries(pools, timeline, b, pricing, vwaps)) {
     const known = tvl === null ? null : valued(tvl);

@@ -3,15 +3,15 @@
  * (migration 010) read from the pool rollups (migration 009/011, kept exact by infra/store/rollups.ts), not
  * from raw swaps: the last day from the minute rollup, 7 and 30 days from the hour rollup. A window is
  * (until − N days, until] at the rollup's resolution (a bucket counts when its start is inside). Rollups
- * are read with FINAL (their key is (pool, bucket)).
+ * are read with FINAL (their key is (pool, bucket)). Also the trades of the VWAP clamp (`selectQuoteTrades`):
+ * from the priced pairs at hour boundaries, from the legs elsewhere.
  */
 import { z } from "zod";
 import type { Store } from "../../../infra/store/client.ts";
+import { DAY, HOUR } from "../../../infra/store/rollups.ts";
 import type { PoolUsdWindow, PoolUsdWindows, QuoteTradesAt, QuoteTradesQuery } from "../../read-model.ts";
 import { big, seconds, str } from "./common.ts";
 import { float, int, rowReader, text } from "./fast-row.ts";
-
-const DAY = 86_400;
 
 const SPAN_SQL = `SELECT count() AS n, toUInt32(min(utime)) AS first, toUInt32(max(utime)) AS until FROM transactions`;
 const span = z.object({ n: big, first: seconds, until: seconds });
@@ -98,7 +98,7 @@ const quoteTradesRow = rowReader(
 );
 
 /** The windows (at − window, at] of the boundaries as time ranges, those that touch or overlap merged. */
-export function windowRanges(q: Pick<QuoteTradesQuery, "first" | "last" | "step" | "windowSeconds">) {
+function windowRanges(q: Pick<QuoteTradesQuery, "first" | "last" | "step" | "windowSeconds">) {
   const out: { from: number; to: number }[] = [];
   for (let at = q.first; at <= q.last; at += q.step) {
     const from = Math.max(0, at - q.windowSeconds);
@@ -135,8 +135,6 @@ FROM (
 )
 GROUP BY at, token, quote
 ORDER BY at, token, quote`;
-
-const HOUR = 3_600;
 
 export async function selectQuoteTrades(store: Store, q: QuoteTradesQuery): Promise<QuoteTradesAt[]> {
   if (q.last < q.first || q.step <= 0 || q.windowSeconds <= 0 || q.quotes.length === 0) return [];
