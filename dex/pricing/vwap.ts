@@ -22,7 +22,13 @@ export class VwapWindow {
     const list = this.#trades.get(token);
     const t = { at, units: Number(units), usd };
     if (list === undefined) this.#trades.set(token, [t]);
-    else list.push(t);
+    else {
+      // Kept in time order (`sample` relies on it): trades come in release order, and an operation whose
+      // trace completes later may be released after a later-anchored one.
+      let i = list.length;
+      while (i > 0 && list[i - 1]!.at > at) i--;
+      list.splice(i, 0, t);
+    }
   }
 
   /** VWAP over trades in (at − window, at]; null without trades. Older trades are dropped. */

@@ -359,6 +359,19 @@ test("VWAP from stored sums: the sample the processor's window gives for the sam
   near(t, (expected?.usdPerUnit ?? 0) * 1e9, 32.75 / 16);
 });
 
+test("VWAP window: trades recorded out of time order (release order) are all summed in their windows", (t) => {
+  const w = new VwapWindow(100);
+  w.record(Y, 1_050, 1n, 5); // released first, anchored later
+  w.record(Y, 1_010, 1n, 1);
+  w.record(Y, 1_020, 2n, 4);
+  // at 1,030: the two before it (the later one not yet), (5) / 3 per unit
+  t.deepEqual(w.sample(Y, 1_030), { usdPerUnit: 5 / 3, trades: 2 });
+  // at 1,060: all three
+  t.deepEqual(w.sample(Y, 1_060), { usdPerUnit: 10 / 4, trades: 3 });
+  // at 1,115: 1,010 has left the window (at − 100, at]; 1,020 and 1,050 remain
+  t.deepEqual(w.sample(Y, 1_115), { usdPerUnit: 9 / 3, trades: 2 });
+});
+
 test("quote candidates: every USD anchor whatever its time range, every TON alias, LSDs only with a rate", (t) => {
   t.deepEqual(quoteCandidates(CONFIG), [TON_ADDRESS, PTON_V1_MASTER, USD, OLD_USD].sort());
   const lsd = `0:${"C1".repeat(32)}`;
