@@ -326,9 +326,18 @@ async function rebuildStates(store: Store, minutes: BucketSet, pools: Pools): Pr
 }
 
 /**
+ * The swap legs a VWAP can be made of (analytics.md §7.4): executed, both amounts positive, a positive
+ * `volume_usd` (the quote side at its price when one side is a quote), both masters known. Filters `swaps`
+ * on its own column names; the priced pairs sum them, the API reads them raw at other instants
+ * (api/queries/sql/pricing.ts).
+ */
+export const PRICED_LEG_SQL = `volume_usd > 0 AND amount_in > 0 AND amount_out > 0
+  AND offer_master IS NOT NULL AND ask_master IS NOT NULL`;
+
+/**
  * Rewrites the priced pairs (migration 021) of every hour boundary holding a minute of `minutes`: per
- * boundary `at` and (offer, ask) master pair, the executed legs with utime in (at − 1 h, at], both amounts
- * positive and volume_usd > 0, summed from `swaps FINAL`. A pair stored at such a boundary that has no leg
+ * boundary `at` and (offer, ask) master pair, the legs of PRICED_LEG_SQL with utime in (at − 1 h, at],
+ * summed from `swaps FINAL`. A pair stored at such a boundary that has no leg
  * there any more is rewritten with zeros (a retried batch that unpriced or moved its legs), so no old row
  * stays. A minute m holds the boundaries of its seconds: ceil(m) and ceil(m + 59 s).
  */
@@ -351,8 +360,7 @@ async function rebuildPricedPairs(store: Store, minutes: BucketSet): Promise<voi
          assumeNotNull(volume_usd) AS usd, toUInt64(1) AS n
        FROM swaps FINAL
        WHERE utime > toDateTime({from:UInt32}, 'UTC') AND utime <= toDateTime({hi:UInt32}, 'UTC') AND ${inAts("at")}
-         AND volume_usd > 0 AND amount_in > 0 AND amount_out > 0
-         AND offer_master IS NOT NULL AND ask_master IS NOT NULL
+         AND ${PRICED_LEG_SQL}
        UNION ALL
        SELECT at, offer_master, ask_master, toUInt256(0), toUInt256(0), toFloat64(0), toUInt64(0)
        FROM priced_pairs_1h WHERE ${inAts("at")}

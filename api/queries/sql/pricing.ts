@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import type { Store } from "../../../infra/store/client.ts";
-import { DAY, HOUR } from "../../../infra/store/rollups.ts";
+import { DAY, HOUR, PRICED_LEG_SQL } from "../../../infra/store/rollups.ts";
 import type { PoolUsdWindow, PoolUsdWindows, QuoteTradesAt, QuoteTradesQuery } from "../../read-model.ts";
 import { big, seconds, str } from "./common.ts";
 import { float, int, rowReader, text } from "./fast-row.ts";
@@ -53,6 +53,17 @@ export async function selectPoolUsdWindows(store: Store): Promise<PoolUsdWindows
 }
 
 /**
+ * A leg's quote side (the side in {quotes}) and token side, for columns `offer`, `ask` and amounts `in`,
+ * `out`: offer_quote, token, quote, and the token's units. `oneQuote(ask)` keeps the legs with exactly one
+ * side a quote. Both reads below choose the sides with these.
+ */
+const quoteSidesSql = (offer: string, ask: string, amountIn: string, amountOut: string) =>
+  `has({quotes:Array(String)}, ${offer}) AS offer_quote,
+    if(offer_quote, ${ask}, ${offer}) AS token, if(offer_quote, ${offer}, ${ask}) AS quote,
+    if(offer_quote, ${amountOut}, ${amountIn}) AS units`;
+const oneQuoteSql = (ask: string) => `offer_quote != has({quotes:Array(String)}, ${ask})`;
+
+/**
  * The trades of the VWAP clamp (api/read-model.ts `QuoteTradesQuery`) from `swaps FINAL`: the boundary a leg
  * counts for is `first + k·step` for every k with the leg's utime in (at − window, at]: one at most when
  * the window is not longer than the step, as every caller asks. Only the windows are read: their time
@@ -61,10 +72,7 @@ export async function selectPoolUsdWindows(store: Store): Promise<PoolUsdWindows
 const quoteTradesSql = (ranges: number) => `SELECT {first:Int64} + k * {step:Int64} AS at, token, quote,
   toFloat64(sum(units)) AS units, sumKahan(usd) AS usd, count() AS trades
 FROM (
-  SELECT has({quotes:Array(String)}, assumeNotNull(offer_master)) AS offer_quote,
-    if(offer_quote, assumeNotNull(ask_master), assumeNotNull(offer_master)) AS token,
-    if(offer_quote, assumeNotNull(offer_master), assumeNotNull(ask_master)) AS quote,
-    if(offer_quote, assumeNotNull(amount_out), amount_in) AS units,
+  SELECT ${quoteSidesSql("assumeNotNull(offer_master)", "assumeNotNull(ask_master)", "amount_in", "assumeNotNull(amount_out)")},
     assumeNotNull(volume_usd) AS usd,
     toInt64(toUInt32(utime)) AS u,
     arrayJoin(range(
@@ -77,9 +85,8 @@ FROM (
     (_, i) =>
       `(utime > toDateTime({from${i}:UInt32}, 'UTC') AND utime <= toDateTime({to${i}:UInt32}, 'UTC'))`,
   ).join(" OR ")})
-    AND volume_usd > 0 AND amount_in > 0 AND amount_out > 0
-    AND offer_master IS NOT NULL AND ask_master IS NOT NULL
-    AND offer_quote != has({quotes:Array(String)}, assumeNotNull(ask_master))
+    AND ${PRICED_LEG_SQL}
+    AND ${oneQuoteSql("assumeNotNull(ask_master)")}
     AND ({allTokens:UInt8} = 1 OR token IN {tokens:Array(String)})
 )
 GROUP BY k, token, quote
@@ -119,9 +126,7 @@ function windowRanges(q: Pick<QuoteTradesQuery, "first" | "last" | "step" | "win
 const pairsSql = (boundaries: number) => `SELECT toUInt32(at) AS at, token, quote,
   sum(units) AS units, sumKahan(usd) AS usd, sum(trades) AS trades
 FROM (
-  SELECT at, has({quotes:Array(String)}, offer_master) AS offer_quote,
-    if(offer_quote, ask_master, offer_master) AS token, if(offer_quote, offer_master, ask_master) AS quote,
-    if(offer_quote, p.2, p.1) AS units, p.3 AS usd, p.4 AS trades
+  SELECT at, ${quoteSidesSql("offer_master", "ask_master", "p.1", "p.2")}, p.3 AS usd, p.4 AS trades
   FROM (
     SELECT at, offer_master, ask_master,
       argMax((toFloat64(amount_in), toFloat64(amount_out), volume_usd, trades), version) AS p
@@ -130,7 +135,7 @@ FROM (
       AND ({allTokens:UInt8} = 1 OR offer_master IN {tokens:Array(String)} OR ask_master IN {tokens:Array(String)})
     GROUP BY at, offer_master, ask_master
   )
-  WHERE trades > 0 AND offer_quote != has({quotes:Array(String)}, ask_master)
+  WHERE trades > 0 AND ${oneQuoteSql("ask_master")}
     AND ({allTokens:UInt8} = 1 OR token IN {tokens:Array(String)})
 )
 GROUP BY at, token, quote
