@@ -13,7 +13,8 @@
  *   back-pressure.
  * - `consume` joins the consumer group (many consumers per group: Kafka spreads the partitions over
  *   them); a new group starts at the earliest offset. Offsets are never auto-committed: a batch's offset
- *   is committed after its handler (a staged handler's `sink`) resolved. kafkajs batches are cut into
+ *   is committed after its handler (a staged handler's `sink`) resolved; a commit refused while the
+ *   group's coordinator loads is asked again. kafkajs batches are cut into
  *   batches of at most `maxBatch` records; within one fetched batch a staged handler prepares the next
  *   batch while the previous one sinks. A handler failure seeks the partition back to the last commit:
  *   a retryable one is delivered again after `retryDelayMs` (up to `retries` times), any other one stops
@@ -101,6 +102,16 @@ export const isTopicSettling = (error: unknown): boolean =>
   anyCause(error, ({ type }) => typeof type === "string" && TOPIC_SETTLING.has(type));
 /** How long a topic just created (here or by another replica) may take to be served: about 15 s. */
 const TOPIC_SETTLE = { ...RETRY_DEFAULTS, shouldRetry: isTopicSettling };
+
+/**
+ * Protocol errors of a group coordinator that is starting (a broker just restarted reads its offsets topic
+ * back): the same commit succeeds once it is ready. kafkajs retries these in its own commits, not in the
+ * batch payload's `commitOffsetsIfNecessary` the bus commits through.
+ */
+const COORDINATOR_SETTLING = new Set(["GROUP_LOAD_IN_PROGRESS", "GROUP_COORDINATOR_NOT_AVAILABLE"]);
+export const isCoordinatorSettling = (error: unknown): boolean =>
+  anyCause(error, ({ type }) => typeof type === "string" && COORDINATOR_SETTLING.has(type));
+const COORDINATOR_SETTLE = { ...RETRY_DEFAULTS, shouldRetry: isCoordinatorSettling };
 
 /** Whether a consumer crash is the brokers being away (restart and wait), not a fault of this consumer. */
 export const isBrokerOutage = (error: unknown): boolean =>
@@ -381,13 +392,16 @@ export function createKafkaBus(
         await onFailure((sinkFailure as { error: unknown }).error, payload, committedOf());
     };
 
-    /** A commit that fails (the broker restarting, the group rebalancing) is retryable. */
+    /**
+     * A commit refused by a coordinator still loading is asked again (about 15 s). Any other failure (the
+     * broker away, the group rebalancing) is retryable by the handler's rules: the batch comes again.
+     */
     const commit = async (
       payload: EachBatchPayload,
       offsets: Parameters<EachBatchPayload["commitOffsetsIfNecessary"]>[0],
     ): Promise<void> => {
       try {
-        await payload.commitOffsetsIfNecessary(offsets);
+        await retry(() => payload.commitOffsetsIfNecessary(offsets), COORDINATOR_SETTLE);
       } catch (error) {
         throw new RetryableError(`Kafka commit failed: ${errorMessage(error)}`, { cause: error });
       }

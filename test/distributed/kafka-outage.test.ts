@@ -43,11 +43,27 @@ function coordinatorNotFound(): Error {
   return new KafkaJSNonRetriableError(lookup, { cause: lookup });
 }
 
+/** What kafkajs 2.2.4 rejects a commit with while the group's coordinator is loading (its own class). */
+function coordinatorLoading(): Error {
+  const { KafkaJSProtocolError } = kafkajs as unknown as Record<
+    "KafkaJSProtocolError",
+    new (
+      e: object,
+    ) => Error
+  >;
+  return new KafkaJSProtocolError({
+    type: "GROUP_LOAD_IN_PROGRESS",
+    code: 14,
+    retriable: true,
+    message: "The coordinator is loading and hence can't process requests for this group",
+  });
+}
+
 /**
  * A bus on the real broker whose kafkajs consumers can be crashed by the test the way kafkajs's own crash
  * handler does it: the consumer disconnects, then CRASH is emitted.
  */
-async function harness(t: ExecutionContext) {
+async function harness(t: ExecutionContext, options: { refuseCommits?: number } = {}) {
   const { kafkaBrokers } = await startServers(["kafka"]);
   const lines: string[] = [];
   const logger = createLogger({
@@ -60,6 +76,7 @@ async function harness(t: ExecutionContext) {
     }),
   });
   const crashers: ((error: Error) => Promise<void>)[] = [];
+  let refused = 0;
   const kafkaOf = (config: KafkaConfig) => {
     const kafka = new Kafka(config);
     const consumerOf = kafka.consumer.bind(kafka);
@@ -71,6 +88,24 @@ async function harness(t: ExecutionContext) {
         if (event === consumer.events.CRASH) listeners.push(listener);
         return on(event as typeof consumer.events.CRASH, listener);
       }) as typeof consumer.on;
+      // The first `refuseCommits` commits through a batch payload are refused as a broker that restarted
+      // refuses them while its group coordinator reads the offsets topic back.
+      const run = consumer.run.bind(consumer);
+      consumer.run = (config) =>
+        run({
+          ...config,
+          eachBatch: (payload) =>
+            config!.eachBatch!({
+              ...payload,
+              commitOffsetsIfNecessary: async (offsets) => {
+                if (refused < (options.refuseCommits ?? 0)) {
+                  refused++;
+                  throw coordinatorLoading();
+                }
+                return payload.commitOffsetsIfNecessary(offsets);
+              },
+            }),
+        });
       crashers.push(async (error) => {
         await consumer.disconnect();
         for (const l of listeners) l({ payload: { error, groupId: consumerConfig.groupId, restart: false } });
@@ -105,10 +140,11 @@ async function harness(t: ExecutionContext) {
   consumer.done.catch((error: unknown) => {
     state.failed = error;
   });
-  await until(() => seen.length === 30, 60_000);
+  await until(() => seen.length === 30 || state.failed !== null, 60_000);
   return {
     lines,
     seen,
+    refused: () => refused,
     consumer,
     state,
     produce,
@@ -164,6 +200,17 @@ test.serial("a crash kafkajs does not restart that is not an outage still fails 
   await h.crash(error);
   await t.throwsAsync(h.consumer.done, { is: error });
   t.is(restarts(h.lines), 0);
+});
+
+test.serial("a commit refused while the group coordinator loads is asked again: nothing twice", async (t) => {
+  // The consumer has no handler retries: before, the first refusal failed it.
+  const h = await harness(t, { refuseCommits: 3 });
+  await h.produce(20);
+  await h.caughtUp();
+  t.is(h.state.failed, null, h.lines.join("").slice(-2000));
+  t.is(h.refused(), 3);
+  await h.consumer.stop();
+  h.checkExactlyOnce();
 });
 
 test.serial(

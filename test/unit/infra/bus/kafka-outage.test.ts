@@ -4,7 +4,7 @@
  */
 import test from "ava";
 import kafkajs from "kafkajs";
-import { isBrokerOutage, isTopicSettling } from "../../../../infra/bus/kafka.ts";
+import { isBrokerOutage, isCoordinatorSettling, isTopicSettling } from "../../../../infra/bus/kafka.ts";
 import { NonRetryableError } from "../../../../infra/errors.ts";
 
 // kafkajs is CommonJS and spreads its error classes into its exports, which Node cannot name statically.
@@ -95,4 +95,40 @@ test("a topic still spreading through the brokers: its metadata errors, also as 
   );
   t.false(isTopicSettling(null));
   t.false(isTopicSettling("UNKNOWN_TOPIC_OR_PARTITION"));
+});
+
+test("a group coordinator still loading: its commit errors, also as causes; nothing else", (t) => {
+  // As kafkajs builds them from the broker's error codes (kafkajs/src/protocol/error.js).
+  const loading = new KafkaJSProtocolError({
+    type: "GROUP_LOAD_IN_PROGRESS",
+    code: 14,
+    retriable: true,
+    message: "The coordinator is loading and hence can't process requests for this group",
+  });
+  const unavailable = new KafkaJSProtocolError({
+    type: "GROUP_COORDINATOR_NOT_AVAILABLE",
+    code: 15,
+    retriable: true,
+    message: "The group coordinator is not available",
+  });
+  t.true(isCoordinatorSettling(loading));
+  t.true(isCoordinatorSettling(unavailable));
+  t.true(
+    isCoordinatorSettling(
+      new KafkaJSNumberOfRetriesExceeded(loading, { retryCount: 5, retryTime: 1, cause: loading }),
+    ),
+  );
+  // A rebalance or a stale generation: the commit cannot succeed as it is; the batch comes again.
+  for (const [type, code] of [
+    ["REBALANCE_IN_PROGRESS", 27],
+    ["ILLEGAL_GENERATION", 22],
+    ["UNKNOWN_MEMBER_ID", 25],
+  ] as const)
+    t.false(isCoordinatorSettling(new KafkaJSProtocolError({ type, code, retriable: false, message: type })));
+  t.false(
+    isCoordinatorSettling(
+      new KafkaJSConnectionError("Connection error: connect ECONNREFUSED 127.0.0.1:19092"),
+    ),
+  );
+  t.false(isCoordinatorSettling(null));
 });
