@@ -66,8 +66,11 @@ export type CandleQuery = {
 export interface StatsReadModel {
   /** Totals over every pool, or one pool. */
   dexTotals(w: Window, pool: RawAddress | null): Promise<DexTotalsRow>;
-  /** One row per pool with a swap leg in the window (or only `pool`). */
-  poolStats(w: Window, pool: RawAddress | null): Promise<PoolStatsRow[]>;
+  /**
+   * One row per pool with a swap leg in the window (or only `pool`). Each row's distinct makers are
+   * counted for one pool, and for every pool only when `wallets` (else null).
+   */
+  poolStats(w: Window, pool: RawAddress | null, wallets: boolean): Promise<PoolStatsRow[]>;
   /** Every operation in the window (or of one pool), oldest first. */
   operations(w: Window, pool: RawAddress | null): Promise<OperationRecord[]>;
   /** Swaps that paid `referrer` a referral fee in the window, oldest first. */
@@ -93,8 +96,8 @@ export class ClickHouseStatsReadModel implements StatsReadModel {
     return selectDexTotals(this.store, w, pool === null ? null : norm(pool));
   }
 
-  poolStats(w: Window, pool: RawAddress | null): Promise<PoolStatsRow[]> {
-    return selectPoolStats(this.store, w, pool === null ? null : norm(pool));
+  poolStats(w: Window, pool: RawAddress | null, wallets: boolean): Promise<PoolStatsRow[]> {
+    return selectPoolStats(this.store, w, pool === null ? null : norm(pool), wallets);
   }
 
   async operations(w: Window, pool: RawAddress | null): Promise<OperationRecord[]> {

@@ -44,7 +44,8 @@ export type PoolStatsView = {
   baseAddress: RawAddress | null;
   quoteAddress: RawAddress | null;
   trades: number;
-  uniqueWallets: number;
+  /** Null when not counted (every pool's statistics, unless asked for). */
+  uniqueWallets: number | null;
   baseVolume: bigint;
   quoteVolume: bigint;
   /** Null when a trade of the window has no known protocol fee (its pool's state was unknown). */

@@ -89,6 +89,13 @@ const NAIVE_POOLS = `SELECT pool, countIf(amount_out > 0) AS trades,
   sumIf(amount_in, amount_out > 0) AS volume_in, sumIf(amount_out, amount_out > 0) AS volume_out
 FROM swaps FINAL WHERE utime BETWEEN {since:UInt32} AND {until:UInt32} AND pool IS NOT NULL GROUP BY pool`;
 
+/** The list without each pool's distinct wallets: per-pool sums and the wallets of every pool together. */
+const NAIVE_POOLS_LIST = `SELECT pool, countIf(amount_out > 0) AS trades,
+  sumIf(amount_in, amount_out > 0) AS volume_in, sumIf(amount_out, amount_out > 0) AS volume_out,
+  (SELECT uniqExactIf(coalesce(maker, route_sender, sender, ''), amount_out > 0) FROM swaps FINAL
+   WHERE utime BETWEEN {since:UInt32} AND {until:UInt32} AND pool IS NOT NULL) AS all_wallets
+FROM swaps FINAL WHERE utime BETWEEN {since:UInt32} AND {until:UInt32} AND pool IS NOT NULL GROUP BY pool`;
+
 const NAIVE_CANDLES = `SELECT toStartOfHour(utime) AS t, argMin((amount_in, amount_out), (mc_seqno, lt, id)) AS o,
   argMax((amount_in, amount_out), (mc_seqno, lt, id)) AS c, max(toFloat64(amount_out) / toFloat64(amount_in)) AS h,
   min(toFloat64(amount_out) / toFloat64(amount_in)) AS l, sum(amount_out) AS v
@@ -198,6 +205,12 @@ export async function measure(store: Store): Promise<{ results: RouteResult[]; k
     await run(
       "/v1/stats/pool (all pools)",
       async ([since, until]) => stringifyJson(poolStatsListDto(await poolStats(deps, { since, until }))),
+      naive(NAIVE_POOLS_LIST),
+    );
+    await run(
+      "/v1/stats/pool (all pools, unique_wallets=true)",
+      async ([since, until]) =>
+        stringifyJson(poolStatsListDto(await poolStats(deps, { since, until, wallets: true }))),
       naive(NAIVE_POOLS),
     );
     await run(

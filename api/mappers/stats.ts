@@ -67,7 +67,7 @@ function poolStatsDto(v: PoolStatsView) {
     lp_price: null,
     lp_price_usd: v.record?.stats?.lpPriceUsd ?? null,
     trades: v.trades,
-    unique_wallets: v.uniqueWallets,
+    ...(v.uniqueWallets === null ? {} : { unique_wallets: v.uniqueWallets }),
     volume_usd: usdText(v.volumeUsd),
     base_volume_units: dec(v.baseVolume),
     quote_volume_units: dec(v.quoteVolume),

@@ -17,6 +17,7 @@ import type {
   PoolStatsView,
 } from "../views.ts";
 import { norm } from "./sql/common.ts";
+import type { PoolStatsRow } from "./sql/stats.ts";
 import { dexTvlAt } from "./tvl.ts";
 import { operationViews } from "./wallets.ts";
 
@@ -52,14 +53,15 @@ export async function dexStats(deps: ApiDeps, q: { since?: number; until?: numbe
 
 export async function poolStats(
   deps: ApiDeps,
-  q: { since: number; until: number; pool?: RawAddress },
+  /** `wallets`: count every listed pool's distinct wallets too (one pool's always are). */
+  q: { since: number; until: number; pool?: RawAddress; wallets?: boolean },
 ): Promise<PoolStatsListView> {
   const stats = statsOf(deps);
   const w = checkWindow(q.since, q.until);
   const pool = q.pool ?? null;
   // One pool: its row's distinct makers are the answer's (a second read of the same rollup rows spared).
   const [rows, totals] = await Promise.all([
-    stats.poolStats(w, pool),
+    stats.poolStats(w, pool, q.wallets === true),
     pool === null ? stats.dexTotals(w, null) : null,
   ]);
   const records = await poolRecords(
@@ -103,7 +105,15 @@ export async function poolStats(
       last: r.trades > 0 ? { base: lastBase, quote: lastQuote } : null,
     };
   });
-  return { ...w, uniqueWallets: totals?.unique_wallets ?? rows[0]?.unique_wallets ?? 0, pools };
+  return { ...w, uniqueWallets: totals?.unique_wallets ?? onePoolWallets(rows), pools };
+}
+
+/** One pool's distinct makers: its row's (always counted for one pool), 0 without trades in the window. */
+function onePoolWallets(rows: readonly PoolStatsRow[]): number {
+  const [row] = rows;
+  if (row === undefined) return 0;
+  if (row.unique_wallets === null) throw new Error("one pool's statistics count its wallets");
+  return row.unique_wallets;
 }
 
 /** Few pools one by one; many from the pool list (cached by the server between batches). */

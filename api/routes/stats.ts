@@ -6,6 +6,7 @@ import {
   feeAccrualsResponse,
   feeStatsResponse,
   feeWithdrawalsResponse,
+  poolStatsListQuery,
   poolStatsQuery,
   poolStatsResponse,
   referrerStatsQuery,
@@ -56,13 +57,18 @@ export class StatsController {
     path: "/v1/stats/pool",
     tags,
     summary: "Per-pool volumes, trades and prices in a window",
-    description: WINDOW,
-    query: poolStatsQuery,
+    description: `${WINDOW} Each pool's \`unique_wallets\` (tondex) is given for one pool (\`pool_address\`), and for every pool with \`unique_wallets=true\` (about twice the time of the list without it).`,
+    query: poolStatsListQuery,
     response: poolStatsResponse,
   })
-  async pool(ctx: Context, args: Args<typeof poolStatsQuery>) {
+  async pool(ctx: Context, args: Args<typeof poolStatsListQuery>) {
     const q = args.query;
-    const view = await poolStats(depsOf(ctx), { since: q.since, until: q.until, pool: q.pool_address });
+    const view = await poolStats(depsOf(ctx), {
+      since: q.since,
+      until: q.until,
+      pool: q.pool_address,
+      wallets: q.unique_wallets === true,
+    });
     ctx.body = poolStatsListDto(view);
   }
 

@@ -8,6 +8,7 @@ import { operationDetails } from "./objects.ts";
 import {
   addressIn,
   addressOut,
+  boolIn,
   decimalOut,
   fractionOut,
   hashOut,
@@ -18,6 +19,8 @@ import {
 export const dexStatsQuery = z.object({ since: timestampIn.optional(), until: timestampIn.optional() });
 export const statsWindowQuery = z.object({ since: timestampIn, until: timestampIn });
 export const poolStatsQuery = statsWindowQuery.extend({ pool_address: addressIn.optional() });
+/** tondex: `unique_wallets=true` counts each listed pool's distinct wallets too (always for one pool). */
+export const poolStatsListQuery = poolStatsQuery.extend({ unique_wallets: boolIn.optional() });
 export const referrerStatsQuery = statsWindowQuery.extend({ referrer_address: addressIn });
 
 const count = z.number().int().nonnegative();
@@ -58,7 +61,8 @@ export const poolStats = z
     apy: fractionOut.nullable().optional(),
     // tondex: exact figures of the window.
     trades: count,
-    unique_wallets: count,
+    // Present for one pool, or when asked for (`unique_wallets=true`).
+    unique_wallets: count.optional(),
     volume_usd: fractionOut.nullable(),
     base_volume_units: decimalOut,
     quote_volume_units: decimalOut,

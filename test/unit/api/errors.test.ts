@@ -95,6 +95,13 @@ const CASES: Case[] = [
   ["not a jetton master", "GET", `/v1/jetton/${unknown}/address?owner_address=${f(WALLET)}`, 404],
   ["unknown transaction", "GET", `/v1/transactions/${"0".repeat(64)}/action_tree`, 404],
   ["bad hash", "GET", "/v1/transactions/xyz/action_tree", 400, "hash"],
+  [
+    "unique_wallets not a boolean",
+    "GET",
+    "/v1/stats/pool?since=2024-01-01T00:00:00&until=2024-01-02T00:00:00&unique_wallets=maybe",
+    400,
+    "unique_wallets",
+  ],
   ["unknown route", "GET", "/v1/nothing-here", 404],
   ["wrong method", "GET", "/v1/swap/simulate", 405],
   ["bad condition syntax", "POST", "/v1/assets/query", 400, "condition", { condition: "asset:popular & (" }],
