@@ -375,8 +375,19 @@ test.serial(
         }),
       ),
     );
-    await writeBatch(store, { pool_states: rows.slice(0, 7) }, position(700));
-    await writeBatch(store, { pool_states: rows.slice(5) }, position(701));
+    // A third pool of its own times: open at some instants of a day (a later state before midnight) and
+    // settled at others; its day's row rewritten by the second batch (an older version stays beside it).
+    const third = `0:${"d".repeat(64)}`;
+    // (lt follows time, as an account's transactions do; the batches hold them out of that order)
+    const ownTimes = [d + 2 * HOUR + 5, d + 5 * HOUR - 10, d + DAY - 30, d + DAY + 10 * HOUR];
+    const own = [0, 2, 1, 3].map(
+      (i): PoolStateRow => ({
+        ...poolStateRow(third, 20_000 + i, ownTimes[i] as number),
+        reserve0: BigInt(7_000 + i),
+      }),
+    );
+    await writeBatch(store, { pool_states: [...rows.slice(0, 7), ...own.slice(0, 2)] }, position(700));
+    await writeBatch(store, { pool_states: [...rows.slice(5), ...own.slice(2)] }, position(701));
     const all = await store.query(
       "SELECT pool, lt, toUInt32(utime) AS utime, toString(reserve0) AS r FROM pool_states FINAL",
       z.object({ pool: z.string(), lt: z.coerce.number(), utime: z.coerce.number(), r: z.string() }),
@@ -413,6 +424,18 @@ test.serial(
       },
       { first: d + 17, until: d + DAY, step: 1_000, pools: [] },
     ];
+    // The state at single instants around every state and boundary: late in a day (few pools open) and
+    // early (most open), one pool and every pool.
+    const instants = [
+      ...new Set([
+        ...[...times, ...own.map((o) => o.utime)].flatMap((u) => [u - 1, u, u + 1]),
+        ...[0, 1, 2].flatMap((k) => [d + k * DAY - 1, d + k * DAY + HOUR - 1, d + k * DAY + 23 * HOUR + 1]),
+      ]),
+    ].sort((a, b) => a - b);
+    for (const at of instants) {
+      cases.push({ first: at, until: at, step: 1 });
+      cases.push({ first: at, until: at, step: 1, pools: [third] });
+    }
     for (const c of cases) {
       const timeline = (await selectPoolStateTimeline(store, c)).sort((a, b) => a.at - b.at);
       const states = new Map<string, string>();

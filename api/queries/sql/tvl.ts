@@ -1,7 +1,7 @@
 /**
  * Pool states at time boundaries for the TVL history (api/queries/tvl.ts): each pool's last state at or
  * before the first boundary, then its last state in each later step (the first boundary at or after the
- * transaction's time: `ceil(utime / step) · step`). Carried forward by the caller.
+ * transaction's time: `first + ceil((utime − first) / step) · step`). Carried forward by the caller.
  *
  * Read from the pool-state rollups (infra/store/rollups.ts `rebuildStates`: per pool and hour or day
  * boundary `at`, the last state with utime in (at − step, at]) instead of scanning pool_states: the state
@@ -69,8 +69,9 @@ const OLDER_SQL = latestPerPool(
 /** How far back the first read looks for each pool's state (most pools trade weekly; the rest by key). */
 export const LOOKBACK_DAYS = 7;
 
+/** The first boundary `first + k·step` at or after `column` (> first), whatever `first`'s alignment. */
 const point = (column: string) =>
-  `toUInt32(intDiv(toUInt32(${column}) + {step:UInt32} - 1, {step:UInt32}) * {step:UInt32})`;
+  `toUInt32({first:UInt32} + intDiv(toUInt32(${column}) - {first:UInt32} + {step:UInt32} - 1, {step:UInt32}) * {step:UInt32})`;
 
 /** Last state per pool and step after `first`, from a level whose boundaries the steps are made of. */
 const withinSql = (table: string) => `SELECT ${COLUMNS}, ${point("at")} AS point
