@@ -57,7 +57,7 @@ export class StatsController {
     path: "/v1/stats/pool",
     tags,
     summary: "Per-pool volumes, trades and prices in a window",
-    description: `${WINDOW} Each pool's \`unique_wallets\` (tondex) is given for one pool (\`pool_address\`), and for every pool with \`unique_wallets=true\` (about twice the time of the list without it).`,
+    description: `${WINDOW} Each pool's \`unique_wallets\` (tondex) is given for one pool (\`pool_address\`), and for every pool with \`unique_wallets=true\` (at 30 days, about twice the time of the list without it).`,
     query: poolStatsListQuery,
     response: poolStatsResponse,
   })
