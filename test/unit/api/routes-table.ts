@@ -289,7 +289,6 @@ export function statsCases(window: string, referrer: string): RouteCase[] {
   return [
     get("dex", window, dexStatsResponse),
     get("pool", window, poolStatsResponse),
-    get("pool", `${window}&unique_wallets=true`, poolStatsResponse),
     get("operations", window, operationsResponse),
     get("fees", ref, feeStatsResponse),
     get("fee_accruals", ref, feeAccrualsResponse),
