@@ -21,7 +21,7 @@
  * Pure but for `readVwaps`: the caller supplies the records, the windows, the VWAP trades (read with it)
  * and the pricing configuration.
  */
-import type { PoolState } from "../dex/amm/index.ts";
+import type { CurveState } from "../dex/amm/index.ts";
 import {
   type DexTvl,
   dexTvl,
@@ -216,7 +216,7 @@ export function* tvlAtBoundaries(
   vwaps: VwapLookup | null,
 ): Generator<{ at: number; tvl: DexTvl | null }> {
   const sorted = [...timeline].sort((x, y) => x.at - y.at);
-  const states = new Map<RawAddress, PoolState>();
+  const states = new Map<RawAddress, CurveState>();
   // The pools are priced in address order at every boundary, whatever the window's first boundary: a float
   // sum in another order can differ in its last bits, and a point must not depend on the window it was
   // asked in (a DEX TVL point is kept once computed: ./queries/tvl.ts).

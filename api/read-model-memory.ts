@@ -336,7 +336,8 @@ export class MemoryReadModel implements DexReadModel {
     const only = q.pools === undefined ? null : new Set(q.pools);
     for (const s of this.data.poolStates ?? []) {
       if (s.utime > q.until || (only !== null && !only.has(s.pool))) continue;
-      const at = s.utime <= q.first ? q.first : Math.ceil(s.utime / q.step) * q.step;
+      // The first boundary at or after it, counted from `first` (as the store's read: ./queries/sql/tvl.ts).
+      const at = s.utime <= q.first ? q.first : q.first + Math.ceil((s.utime - q.first) / q.step) * q.step;
       const key = `${s.pool}@${at}`;
       const seen = last.get(key);
       if (seen === undefined || seen.lt < s.lt)

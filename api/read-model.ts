@@ -7,7 +7,7 @@
  * values the store only approximates (USD prices, APYs) stay decimal strings. Mapping to the STON.fi wire
  * format (friendly addresses, decimal strings) happens in api/mappers only.
  */
-import type { PoolState } from "../dex/amm/index.ts";
+import type { CurveState, PoolState } from "../dex/amm/index.ts";
 import type { QuoteTrades } from "../dex/pricing/index.ts";
 import type { RawTransaction } from "../schemas/raw-transaction.ts";
 
@@ -345,7 +345,8 @@ export type QuoteTradesAt = QuoteTrades & { readonly at: number };
  * A pool's state at a time boundary (TVL history, api/queries/tvl.ts): the state after the pool's last
  * transaction at or before `at` (unix seconds).
  */
-export type PoolStatePoint = { pool: RawAddress; at: number; state: PoolState };
+/** A pool's state at a boundary, as valuation reads it (its curve: dex/amm `CurveState`). */
+export type PoolStatePoint = { pool: RawAddress; at: number; state: CurveState };
 
 /** USD activity per pool over the last 1, 7 and 30 days of indexed data (api/pricing.ts). */
 export type PoolUsdWindows = {

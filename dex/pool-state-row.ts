@@ -4,7 +4,7 @@
  * rows and the hot cache's entries back with it.
  */
 import type { PoolStateRow } from "../schemas/facts.ts";
-import type { PoolState } from "./amm/types.ts";
+import type { CurveState, PoolState } from "./amm/types.ts";
 
 /** The columns of a `pool_states` row that hold the state (the rest place it: pool, lt, tx, time). */
 export type PoolStateColumns = Pick<
@@ -36,6 +36,23 @@ export function poolStateOfColumns(r: PoolStateColumns): PoolState {
     collectedProtocolFee0: r.collected_protocol_fee0,
     collectedProtocolFee1: r.collected_protocol_fee1,
     isLocked: r.is_locked,
+    amp: r.amp,
+    rate: r.rate,
+    w0: r.w0,
+  };
+}
+
+/** The columns of a curve's state (`CurveState`): what valuation reads of a row. */
+export type CurveStateColumns = Pick<
+  PoolStateColumns,
+  "pool_type" | "reserve0" | "reserve1" | "amp" | "rate" | "w0"
+>;
+
+export function curveStateOfColumns(r: CurveStateColumns): CurveState {
+  return {
+    type: r.pool_type,
+    reserve0: r.reserve0,
+    reserve1: r.reserve1,
     amp: r.amp,
     rate: r.rate,
     w0: r.w0,

@@ -28,6 +28,7 @@ export {
 } from "./reverse.ts";
 export { outputFees, type SwapRequest, type SwapResult, swap } from "./swap.ts";
 export {
+  type CurveState,
   type Direction,
   dexVersionOf,
   isPoolType,

@@ -15,7 +15,7 @@ import { wstableSlopes } from "./curves/weighted-stableswap.ts";
 import { emptyPool } from "./errors.ts";
 import { E } from "./fixed-point.ts";
 import { type Ratio, ratio } from "./ratio.ts";
-import type { Direction, PoolState } from "./types.ts";
+import type { CurveState, Direction, PoolState } from "./types.ts";
 
 /** −dy/dx in "ask per offer" orientation, from the offer side's and ask side's partial derivatives. */
 function spotFromSlopes(direction: Direction, d0: bigint, d1: bigint): Ratio {
@@ -29,8 +29,8 @@ function spotFromSlopes(direction: Direction, d0: bigint, d1: bigint): Ratio {
  * many amounts on one state computes them once.
  */
 type PerState = { "0to1"?: Ratio; "1to0"?: Ratio; feeless?: PoolState };
-const perState = new WeakMap<PoolState, PerState>();
-function kept(pool: PoolState): PerState {
+const perState = new WeakMap<CurveState, PerState>();
+function kept(pool: CurveState): PerState {
   let k = perState.get(pool);
   if (k === undefined) {
     k = {};
@@ -51,7 +51,7 @@ export function outputWithoutFees(pool: PoolState, direction: Direction, amountI
   return CURVES[pool.type].baseOut(feelessState(pool), direction, amountIn);
 }
 
-export function spotPrice(pool: PoolState, direction: Direction): Ratio {
+export function spotPrice(pool: CurveState, direction: Direction): Ratio {
   const k = kept(pool);
   const known = k[direction];
   if (known !== undefined) return known;
@@ -60,7 +60,7 @@ export function spotPrice(pool: PoolState, direction: Direction): Ratio {
   return spot;
 }
 
-function computeSpot(pool: PoolState, direction: Direction): Ratio {
+function computeSpot(pool: CurveState, direction: Direction): Ratio {
   const { reserve0: x, reserve1: y } = pool;
   if (x === 0n || y === 0n) throw emptyPool();
   switch (pool.type) {

@@ -35,6 +35,12 @@ export type PoolState = {
   readonly w0: bigint;
 };
 
+/**
+ * What a curve's marginal price depends on: its type, reserves and curve parameters (no fee, supply or lock).
+ * Pricing and TVL read only these (dex/pricing, the API's state history).
+ */
+export type CurveState = Pick<PoolState, "type" | "reserve0" | "reserve1" | "amp" | "rate" | "w0">;
+
 /** `true` when token0 is offered (contracts.md: amount0 > 0, "side"). */
 export type Direction = "0to1" | "1to0";
 

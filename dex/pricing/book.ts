@@ -16,7 +16,7 @@
  */
 import { spotPrice } from "../amm/price.ts";
 import type { Ratio } from "../amm/ratio.ts";
-import type { PoolState } from "../amm/types.ts";
+import type { CurveState } from "../amm/types.ts";
 import { type PricingConfig, TON_DECIMALS, type UsdAnchor } from "./config.ts";
 import { weightedMedian } from "./median.ts";
 
@@ -39,7 +39,7 @@ export type PricingPool = {
   readonly address: string;
   readonly token0: string;
   readonly token1: string;
-  readonly state: PoolState;
+  readonly state: CurveState;
   readonly deprecated?: boolean;
 };
 

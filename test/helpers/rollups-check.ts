@@ -4,7 +4,8 @@
  * a minute, an hour and a day, the executed legs (the pool paid an output), both raw volumes (the pool's two
  * router wallets ordered as strings), the distinct makers and the last executed leg's amounts by chain order
  * (the hour rows also through their copy sorted by bucket); per pool and hour or day boundary, the lt of
- * its last state in the step (the state rollups and their copies sorted by time); per referrer, fee asset
+ * its last state in the step (the state rollups and their copies sorted by time, and the raw states' copy
+ * sorted by time equal to them row for row); per referrer, fee asset
  * and day, accruals and withdrawals. Where the facts equal the ground truth (test/helpers/facts-truth.ts), rollups equal to
  * them equal it too.
  */
@@ -146,6 +147,20 @@ export async function rollupsMatchFacts(store: Store): Promise<RollupsCheck> {
       checked += compare(table, stateKey, naive, rolled, problems);
     }
   }
+  // The raw states' copy sorted by time (022) holds every state row, unchanged.
+  const stateRows = (table: string) =>
+    store.query(
+      `SELECT pool, toString(lt) AS lt, toString(cityHash64(*)) AS h FROM ${table} FINAL`,
+      z.object({ pool: z.string(), lt: z.string(), h: z.string() }),
+    );
+  const rowKey = (r: { pool: string; lt: string }) => `${r.pool}@${r.lt}`;
+  checked += compare(
+    "pool_states_by_utime",
+    rowKey,
+    await stateRows("pool_states"),
+    await stateRows("pool_states_by_utime"),
+    problems,
+  );
   // The copy the leg reads take maker ids from holds every id of wallet_ids, unchanged (018).
   const ids = await store.query(
     `SELECT w.wallet AS wallet, toString(w.id) AS id, toString(l.id) AS looked_up

@@ -44,7 +44,10 @@ export async function copiesAgree(t: ExecutionContext, store: Store): Promise<vo
   }
 }
 
-/** The pools' state rows per hour and day, as FINAL reads them, equal through the copies sorted by time. */
+/**
+ * The pools' state rows per hour and day and the raw states, as FINAL reads them, equal through the copies
+ * sorted by time; the number of hour and day rows.
+ */
 export async function stateCopiesAgree(t: ExecutionContext, store: Store): Promise<number> {
   const rows = (table: string) =>
     store.query(
@@ -65,6 +68,13 @@ export async function stateCopiesAgree(t: ExecutionContext, store: Store): Promi
     t.deepEqual(await rows(`pool_state_rollup_${level}_by_at`), sorted, level);
     n += sorted.length;
   }
+  const raw = (table: string) =>
+    store.query(
+      `SELECT pool, toString(lt) AS lt, toString(cityHash64(*)) AS h FROM ${table} FINAL ORDER BY pool, lt`,
+      z.object({ pool: z.string(), lt: z.string(), h: z.string() }),
+    );
+  const states = await raw("pool_states");
+  t.deepEqual(await raw("pool_states_by_utime"), states, "raw states");
   return n;
 }
 

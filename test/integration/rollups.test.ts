@@ -11,6 +11,8 @@ import { join } from "node:path";
 import anyTest, { type TestFn } from "ava";
 import { z } from "zod";
 import { selectPoolStateTimeline } from "../../api/queries/sql/tvl.ts";
+import { MemoryReadModel } from "../../api/read-model-memory.ts";
+import { poolState } from "../../dex/amm/index.ts";
 import { openStore, type Store } from "../../infra/store/client.ts";
 import { writeBatch } from "../../infra/store/facts-writer.ts";
 import { migrate } from "../../infra/store/migrate.ts";
@@ -436,20 +438,36 @@ test.serial(
       cases.push({ first: at, until: at, step: 1 });
       cases.push({ first: at, until: at, step: 1, pools: [third] });
     }
+    // The in-memory read model (tests and the embedded default without a store) reads the same states.
+    // (every state the store holds, earlier tests' too; reserve0 is what is compared)
+    const memory = new MemoryReadModel({
+      poolStates: all.map((s) => ({
+        pool: s.pool,
+        utime: s.utime,
+        lt: BigInt(s.lt),
+        state: poolState({ type: "v2_constant_product", reserve0: BigInt(s.r) }),
+      })),
+    });
     for (const c of cases) {
-      const timeline = (await selectPoolStateTimeline(store, c)).sort((a, b) => a.at - b.at);
-      const states = new Map<string, string>();
-      let next = 0;
-      for (let at = c.first; at <= c.until; at += c.step) {
-        for (; next < timeline.length && (timeline[next]?.at ?? Infinity) <= at; next++) {
-          const p = timeline[next];
-          if (p !== undefined) states.set(p.pool, String(p.state.reserve0));
+      const read = [
+        ["store", await selectPoolStateTimeline(store, c)],
+        ["memory", await memory.getPoolStateTimeline(c)],
+      ] as const;
+      for (const [model, points] of read) {
+        const timeline = [...points].sort((a, b) => a.at - b.at);
+        const states = new Map<string, string>();
+        let next = 0;
+        for (let at = c.first; at <= c.until; at += c.step) {
+          for (; next < timeline.length && (timeline[next]?.at ?? Infinity) <= at; next++) {
+            const p = timeline[next];
+            if (p !== undefined) states.set(p.pool, String(p.state.reserve0));
+          }
+          t.deepEqual(
+            Object.fromEntries([...states].sort()),
+            expectedAt(at, c.pools),
+            `${model}: ${JSON.stringify(c)} at ${at}`,
+          );
         }
-        t.deepEqual(
-          Object.fromEntries([...states].sort()),
-          expectedAt(at, c.pools),
-          `${JSON.stringify(c)} at ${at}`,
-        );
       }
     }
   },

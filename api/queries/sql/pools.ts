@@ -9,8 +9,8 @@
  * indexed), a token whose master is not known yet, a router not revealed. A pair query needs both tokens.
  */
 import { z } from "zod";
-import type { PoolState } from "../../../dex/amm/index.ts";
-import { poolStateOfColumns } from "../../../dex/pool-state-row.ts";
+import type { CurveState, PoolState } from "../../../dex/amm/index.ts";
+import { curveStateOfColumns, poolStateOfColumns } from "../../../dex/pool-state-row.ts";
 import type { Store } from "../../../infra/store/client.ts";
 import { DEX_VERSIONS, POOL_TYPES } from "../../../schemas/facts.ts";
 import type { PoolRecord, RawAddress } from "../../read-model.ts";
@@ -53,6 +53,19 @@ export const readState = (r: Fields): PoolState =>
     collected_protocol_fee0: unsigned(r, "collected_protocol_fee0"),
     collected_protocol_fee1: unsigned(r, "collected_protocol_fee1"),
     is_locked: bool(r, "is_locked"),
+    amp: unsigned(r, "amp"),
+    rate: unsigned(r, "rate"),
+    w0: unsigned(r, "w0"),
+  });
+
+/** Columns of a state row a curve's price needs (dex/amm `CurveState`): what valuation reads. */
+export const CURVE_COLUMNS = "pool_type, reserve0, reserve1, amp, rate, w0";
+
+export const readCurveState = (r: Fields): CurveState =>
+  curveStateOfColumns({
+    pool_type: oneOf(r, "pool_type", POOL_TYPES),
+    reserve0: unsigned(r, "reserve0"),
+    reserve1: unsigned(r, "reserve1"),
     amp: unsigned(r, "amp"),
     rate: unsigned(r, "rate"),
     w0: unsigned(r, "w0"),

@@ -6,7 +6,7 @@
 
 import { div, E, mul, powDown } from "../fixed-point.ts";
 import { abs, floorDiv, TvmExit } from "../math.ts";
-import type { Direction, PoolState } from "../types.ts";
+import type { CurveState, Direction, PoolState } from "../types.ts";
 import type { Curve } from "./curve.ts";
 import { lpFeeAdjusted } from "./fees.ts";
 
@@ -18,7 +18,7 @@ const EPSILON = 10n ** 24n;
 
 type Params = { a: bigint; r: bigint; p: bigint; q: bigint };
 
-const paramsOf = (pool: PoolState, rate = pool.rate): Params => ({
+const paramsOf = (pool: CurveState, rate = pool.rate): Params => ({
   a: pool.amp,
   r: rate,
   p: pool.w0,
@@ -134,7 +134,7 @@ function baseOut(pool: PoolState, direction: Direction, amountIn: bigint): bigin
 }
 
 /** ∂K/∂x and ∂K/∂y at the pool's reserves (18-decimal fixed point), for its spot price. */
-export function wstableSlopes(pool: PoolState): { dx: bigint; dy: bigint } {
+export function wstableSlopes(pool: CurveState): { dx: bigint; dy: bigint } {
   const prm = paramsOf(pool);
   return { dx: dKdx(prm, pool.reserve0, pool.reserve1), dy: dKdy(prm, pool.reserve0, pool.reserve1) };
 }

@@ -98,10 +98,10 @@ test("the project's schema files are numbered from 1 without gaps and every stat
     /^INSERT INTO liquidity_by_block\nSELECT [^;]+\nFROM liquidity FINAL\n/,
     // Writing a MATERIALIZED column's values into existing parts: a re-run computes the same values (015).
     /^ALTER TABLE [a-z_0-9]+ MATERIALIZE COLUMN [a-z_0-9]+ SETTINGS mutations_sync = 2$/,
-    // A view copying each inserted row as it is into a table sorted by time (015, 016), and the copy of the
-    // rows already there: same key and version, so rows copied twice are equal and collapse.
+    // A view copying each inserted row as it is into a table sorted by time (015, 016, 022), and the copy of
+    // the rows already there: same key and version, so rows copied twice are equal and collapse.
     /^CREATE MATERIALIZED VIEW IF NOT EXISTS [a-z_0-9]+ TO [a-z_0-9]+\nAS SELECT \* FROM [a-z_0-9]+$/,
-    /^INSERT INTO ([a-z_0-9]+)_by_(?:bucket|at) SELECT \* FROM \1$/,
+    /^INSERT INTO ([a-z_0-9]+)_by_(?:bucket|at|utime) SELECT \* FROM \1$/,
     // A table copied and swapped in (017): the file first drops `_next`, so a re-run from any statement
     // copies the table in place again and swaps that copy in.
     /^CREATE TABLE ([a-z_0-9]+)_next\n\(/,
