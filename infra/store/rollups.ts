@@ -86,8 +86,14 @@ const walletsOfSql = (where: string) => `
  * maker); 0 only for a wallet not assigned yet (facts written and not yet rolled up: the rollup rebuild
  * assigns before it aggregates).
  */
-export const swapLegsSql = (where: string) => `
-  SELECT legs.*, ifNull(ids.id, 0) AS wallet_id FROM (
+export const swapLegsSql = (where: string, options: { walletIds?: boolean } = {}) =>
+  options.walletIds === false
+    ? `SELECT legs.*, toUInt32(0) AS wallet_id FROM (${legsSql(where)}) AS legs`
+    : `SELECT legs.*, ifNull(ids.id, 0) AS wallet_id FROM (${legsSql(where)}) AS legs
+  LEFT JOIN wallet_id_lookup AS ids ON legs.wallet = ids.wallet`;
+
+/** swapLegsSql's legs before the wallet ids: a reader that counts no makers asks without them (`walletIds`). */
+const legsSql = (where: string) => `
   SELECT ifNull(pool, '') AS pool, utime, dex, router,
     ifNull(offer_router_wallet, '') AS ow, ifNull(ask_router_wallet, '') AS aw,
     least(ow, aw) AS token_a, greatest(ow, aw) AS token_b,
@@ -105,24 +111,52 @@ export const swapLegsSql = (where: string) => `
     ifNull(volume_usd, 0) AS leg_volume_usd, volume_usd IS NULL AS leg_volume_usd_null,
     ifNull(untracked_volume_usd, 0) AS leg_untracked_volume_usd, ifNull(lp_fee_usd, 0) AS leg_lp_fee_usd
   FROM swaps FINAL
-  WHERE pool != '' AND (${where})) AS legs
-  LEFT JOIN wallet_id_lookup AS ids ON legs.wallet = ids.wallet`;
+  WHERE pool != '' AND (${where})`;
+
+/** Each pool rollup column aggregated from legs (swapLegsSql), in the table's column order. */
+const LEG_AGGREGATES = {
+  dex: "any(dex)",
+  router: "any(router)",
+  token_a: "anyIf(token_a, token_a != '')",
+  token_b: "anyIf(token_b, token_b != '')",
+  trades: "countIf(ok)",
+  not_executed: "countIf(NOT ok)",
+  volume_a: "sumIf(amount_a, ok)",
+  volume_b: "sumIf(amount_b, ok)",
+  protocol_fee_a: "sumIf(protocol_fee_a, ok)",
+  protocol_fee_b: "sumIf(protocol_fee_b, ok)",
+  protocol_fee_unknown: "countIf(ok AND protocol_fee_null)",
+  referral_fee_a: "sumIf(referral_fee_a, ok)",
+  referral_fee_b: "sumIf(referral_fee_b, ok)",
+  wallet_bitmap: "groupBitmapStateIf(wallet_id, ok)",
+  open: "argMinStateIf((amount_a, amount_b), ord, ok)",
+  close: "argMaxStateIf((amount_a, amount_b), ord, ok)",
+  high: "max(if(ok, price, NULL))",
+  low: "min(if(ok, price, NULL))",
+  volume_usd: "sumIf(leg_volume_usd, ok)",
+  untracked_volume_usd: "sumIf(leg_untracked_volume_usd, ok)",
+  lp_fee_usd: "sumIf(leg_lp_fee_usd, ok)",
+  volume_usd_unknown: "countIf(ok AND leg_volume_usd_null)",
+} as const;
+
+export type LegAggregate = keyof typeof LEG_AGGREGATES;
+
+/**
+ * The aggregates of `columns` only, each `AS` its column: a reader of a few rollup columns (every aggregate
+ * costs). Without `wallets`, wallet_bitmap is an empty bitmap of the column's type (legs read without wallet
+ * ids: swapLegsSql `walletIds`).
+ */
+export const legAggregatesSql = (columns: readonly LegAggregate[], options: { wallets?: boolean } = {}) =>
+  columns
+    .map((c) =>
+      c === "wallet_bitmap" && options.wallets === false
+        ? "groupBitmapStateIf(wallet_id, false) AS wallet_bitmap"
+        : `${LEG_AGGREGATES[c]} AS ${c}`,
+    )
+    .join(", ");
 
 /** Aggregates of legs (swapLegsSql) into one rollup row's columns, in the table's column order. */
-export const LEG_AGGREGATES_SQL = `
-    any(dex) AS dex, any(router) AS router, anyIf(token_a, token_a != '') AS token_a,
-    anyIf(token_b, token_b != '') AS token_b,
-    countIf(ok) AS trades, countIf(NOT ok) AS not_executed,
-    sumIf(amount_a, ok) AS volume_a, sumIf(amount_b, ok) AS volume_b,
-    sumIf(protocol_fee_a, ok) AS protocol_fee_a, sumIf(protocol_fee_b, ok) AS protocol_fee_b,
-    countIf(ok AND protocol_fee_null) AS protocol_fee_unknown,
-    sumIf(referral_fee_a, ok) AS referral_fee_a, sumIf(referral_fee_b, ok) AS referral_fee_b,
-    groupBitmapStateIf(wallet_id, ok) AS wallet_bitmap,
-    argMinStateIf((amount_a, amount_b), ord, ok) AS open,
-    argMaxStateIf((amount_a, amount_b), ord, ok) AS close,
-    max(if(ok, price, NULL)) AS high, min(if(ok, price, NULL)) AS low,
-    sumIf(leg_volume_usd, ok) AS volume_usd, sumIf(leg_untracked_volume_usd, ok) AS untracked_volume_usd,
-    sumIf(leg_lp_fee_usd, ok) AS lp_fee_usd, countIf(ok AND leg_volume_usd_null) AS volume_usd_unknown`;
+export const LEG_AGGREGATES_SQL = legAggregatesSql(Object.keys(LEG_AGGREGATES) as LegAggregate[]);
 
 /** Rollup rows of a finer level merged into the same columns (hour from minutes, day from hours). */
 export const POOL_MERGE_SQL = `
