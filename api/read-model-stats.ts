@@ -22,9 +22,11 @@ import {
 } from "./queries/sql/operations.ts";
 import {
   type DexTotalsRow,
+  type PoolSidesRow,
   type PoolStatsRow,
   type ReferrerAssetRow,
   selectDexTotals,
+  selectPoolSides,
   selectPoolStats,
   selectReferrerAssets,
   selectWithdrawals,
@@ -45,6 +47,7 @@ export type {
   KeptDexTvl,
   KeptDexTvlPoint,
   LastCloseRow,
+  PoolSidesRow,
   PoolStatsRow,
   ReferrerAssetRow,
   Timeframe,
@@ -71,6 +74,8 @@ export interface StatsReadModel {
    * counted for one pool, and for every pool only when `wallets` (else null).
    */
   poolStats(w: Window, pool: RawAddress | null, wallets: boolean): Promise<PoolStatsRow[]>;
+  /** The router and router wallets the pools' legs name, for pools whose records lack them. */
+  poolSides(pools: readonly RawAddress[]): Promise<PoolSidesRow[]>;
   /** Every operation in the window (or of one pool), oldest first. */
   operations(w: Window, pool: RawAddress | null): Promise<OperationRecord[]>;
   /** Swaps that paid `referrer` a referral fee in the window, oldest first. */
@@ -98,6 +103,10 @@ export class ClickHouseStatsReadModel implements StatsReadModel {
 
   poolStats(w: Window, pool: RawAddress | null, wallets: boolean): Promise<PoolStatsRow[]> {
     return selectPoolStats(this.store, w, pool === null ? null : norm(pool), wallets);
+  }
+
+  poolSides(pools: readonly RawAddress[]): Promise<PoolSidesRow[]> {
+    return selectPoolSides(this.store, pools.map(norm));
   }
 
   async operations(w: Window, pool: RawAddress | null): Promise<OperationRecord[]> {

@@ -17,7 +17,7 @@ import type {
   PoolStatsView,
 } from "../views.ts";
 import { norm } from "./sql/common.ts";
-import type { PoolStatsRow } from "./sql/stats.ts";
+import type { PoolSidesRow, PoolStatsRow } from "./sql/stats.ts";
 import { dexTvlAt } from "./tvl.ts";
 import { operationViews } from "./wallets.ts";
 
@@ -68,6 +68,7 @@ export async function poolStats(
     deps,
     rows.map((r) => r.pool),
   );
+  const sides = await poolSides(stats, rows, records);
   const addresses = records.flatMap((p) => [p?.token0, p?.token1].filter((a): a is string => !!a));
   const assets = new Map(
     (await deps.data.getAssets([...new Set(addresses)])).map((a) => [norm(a.address), a]),
@@ -75,9 +76,12 @@ export async function poolStats(
   const asset = (a: RawAddress | null | undefined) => (a ? (assets.get(norm(a)) ?? null) : null);
   const pools = rows.map((r, i): PoolStatsView => {
     const record = records[i] ?? null;
-    // The pool's token0 is side a unless the pool names its token0 wallet as side b.
+    const side = sides.get(r.pool);
+    // Side a is the pool's token0 unless token0's router wallet is the greater of its two (side b).
     const t0 = record?.token0Wallet ?? null;
-    const aIsBase = t0 === null || norm(t0) !== norm(r.token_b);
+    const tokenB =
+      record?.token1Wallet != null && t0 !== null ? greater(t0, record.token1Wallet) : side?.token_b;
+    const aIsBase = t0 === null || tokenB === undefined || norm(t0) !== norm(tokenB);
     const pick = (a: bigint, b: bigint) => (aIsBase ? [a, b] : [b, a]) as [bigint, bigint];
     const [baseVolume, quoteVolume] = pick(r.volume_a, r.volume_b);
     // A trade whose protocol fee is unknown makes the window's sum unknown (never a partial sum).
@@ -88,7 +92,7 @@ export async function poolStats(
     return {
       pool: r.pool,
       record,
-      router: record?.router ?? r.router,
+      router: record?.router ?? side?.router ?? null,
       base: asset(record?.token0),
       quote: asset(record?.token1),
       baseAddress: record?.token0 ?? null,
@@ -106,6 +110,28 @@ export async function poolStats(
     };
   });
   return { ...w, uniqueWallets: totals?.unique_wallets ?? onePoolWallets(rows), pools };
+}
+
+/** Of two router wallets, the one the rollups' legs name side b: the greater as a string (swapLegsSql). */
+const greater = (x: RawAddress, y: RawAddress): RawAddress => (norm(x) < norm(y) ? y : x);
+
+/**
+ * The router and wallets of the pools whose records lack their router or a wallet (token0's known, token1's
+ * not), from the rollups; none read when every record has them (the usual case).
+ */
+async function poolSides(
+  stats: StatsReadModel,
+  rows: readonly PoolStatsRow[],
+  records: readonly (PoolRecord | null)[],
+): Promise<Map<RawAddress, PoolSidesRow>> {
+  const lacking = rows
+    .filter((_, i) => {
+      const p = records[i];
+      return p == null || p.router === null || (p.token0Wallet !== null && p.token1Wallet === null);
+    })
+    .map((r) => r.pool);
+  if (lacking.length === 0) return new Map();
+  return new Map((await stats.poolSides(lacking)).map((s) => [s.pool, s]));
 }
 
 /** One pool's distinct makers: its row's (always counted for one pool), 0 without trades in the window. */

@@ -154,6 +154,7 @@ export const EMPTY_STATS: StatsReadModel = {
     volume_usd_unknown: 0,
   }),
   poolStats: async () => [],
+  poolSides: async () => [],
   operations: async () => [],
   referralAccruals: async () => [],
   referrerAssets: async () => [],

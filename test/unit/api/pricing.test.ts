@@ -201,9 +201,6 @@ test("pools: lp_total_supply_usd (TVL), lp_price_usd, volume_24h_usd, apy_1d/7d/
 test("/v1/stats/pool: lp_price_usd is the pool's current LP price, as /v1/pools gives it; null when it has none", async (t) => {
   const row = (pool: PoolRecord): PoolStatsRow => ({
     pool: pool.address,
-    router: pool.router,
-    token_a: pool.token0Wallet ?? "",
-    token_b: pool.token1Wallet ?? "",
     trades: 1,
     not_executed: 0,
     volume_a: 1n,
