@@ -129,7 +129,7 @@ export class ClickHouseReadModel implements DexReadModel {
     );
   }
 
-  getIndexedHead(): Promise<{ mcSeqno: number; utime: number } | null> {
+  getIndexedHead(): Promise<{ utime: number } | null> {
     return selectIndexedHead(this.store);
   }
 

@@ -178,12 +178,9 @@ export class MemoryReadModel implements DexReadModel {
     };
   }
 
-  async getIndexedHead(): Promise<{ mcSeqno: number; utime: number } | null> {
+  async getIndexedHead(): Promise<{ utime: number } | null> {
     if (this.txs.length === 0) return null;
-    return {
-      mcSeqno: Math.max(...this.txs.map((t) => t.mc_seqno)),
-      utime: Math.max(...this.txs.map((t) => t.now)),
-    };
+    return { utime: Math.max(...this.txs.map((t) => t.now)) };
   }
 
   async getTransaction(hash: string): Promise<RawTransaction | null> {

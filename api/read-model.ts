@@ -392,8 +392,11 @@ export interface DexReadModel {
     opts: { limit: number; since?: number },
   ): Promise<WalletTransactions>;
   findTransaction(lookup: TxLookup): Promise<TxLookupResult | null>;
-  /** The newest indexed masterchain block (time windows are measured from it), or null before the first. */
-  getIndexedHead(): Promise<{ mcSeqno: number; utime: number } | null>;
+  /**
+   * The time of the newest indexed transaction (time windows are measured from it), or null before the
+   * first. (The newest block of the export feed is `getFeedHead`.)
+   */
+  getIndexedHead(): Promise<{ utime: number } | null>;
   /** A stored transaction with its messages (hashes are the edges of the trace graph). */
   getTransaction(hash: string): Promise<RawTransaction | null>;
   /** The transactions whose inbound message is one of `msgHashes` (the next hop of a trace). */
