@@ -343,9 +343,8 @@ export type QuoteTradesAt = QuoteTrades & { readonly at: number };
 
 /**
  * A pool's state at a time boundary (TVL history, api/queries/tvl.ts): the state after the pool's last
- * transaction at or before `at` (unix seconds).
+ * transaction at or before `at` (unix seconds), as valuation reads it (its curve: dex/amm `CurveState`).
  */
-/** A pool's state at a boundary, as valuation reads it (its curve: dex/amm `CurveState`). */
 export type PoolStatePoint = { pool: RawAddress; at: number; state: CurveState };
 
 /** USD activity per pool over the last 1, 7 and 30 days of indexed data (api/pricing.ts). */

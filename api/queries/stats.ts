@@ -77,11 +77,12 @@ export async function poolStats(
   const pools = rows.map((r, i): PoolStatsView => {
     const record = records[i] ?? null;
     const side = sides.get(r.pool);
-    // Side a is the pool's token0 unless token0's router wallet is the greater of its two (side b).
+    // Side a is the lesser of the pool's two router wallets as strings (swapLegsSql): the pool's token0
+    // unless its wallet is the greater, which the rollups name side b when the record lacks token1's.
     const t0 = record?.token0Wallet ?? null;
-    const tokenB =
-      record?.token1Wallet != null && t0 !== null ? greater(t0, record.token1Wallet) : side?.token_b;
-    const aIsBase = t0 === null || tokenB === undefined || norm(t0) !== norm(tokenB);
+    const t1 = record?.token1Wallet ?? null;
+    const aIsBase =
+      t0 === null || (t1 !== null ? norm(t0) < norm(t1) : norm(t0) !== norm(side?.token_b ?? ""));
     const pick = (a: bigint, b: bigint) => (aIsBase ? [a, b] : [b, a]) as [bigint, bigint];
     const [baseVolume, quoteVolume] = pick(r.volume_a, r.volume_b);
     // A trade whose protocol fee is unknown makes the window's sum unknown (never a partial sum).
@@ -111,9 +112,6 @@ export async function poolStats(
   });
   return { ...w, uniqueWallets: totals?.unique_wallets ?? onePoolWallets(rows), pools };
 }
-
-/** Of two router wallets, the one the rollups' legs name side b: the greater as a string (swapLegsSql). */
-const greater = (x: RawAddress, y: RawAddress): RawAddress => (norm(x) < norm(y) ? y : x);
 
 /**
  * The router and wallets of the pools whose records lack their router or a wallet (token0's known, token1's

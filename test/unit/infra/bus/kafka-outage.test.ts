@@ -28,6 +28,10 @@ const {
   ) => Error
 >;
 
+/** A protocol error as kafkajs builds it from a broker's error code (kafkajs/src/protocol/error.js). */
+const protocolError = (type: string, code: number, retriable: boolean, message: string = type) =>
+  new KafkaJSProtocolError({ type, code, retriable, message });
+
 test("the brokers away: a coordinator not found, connection errors, refused sockets, also as causes", (t) => {
   // What the consumer crashed with in a broker restart: kafkajs's retrier wraps the coordinator lookup's
   // failure as its cause (kafkajs/src/retry/index.js).
@@ -60,19 +64,18 @@ test("not an outage: the handler's own failures, protocol errors, anything else"
 });
 
 test("a topic still spreading through the brokers: its metadata errors, also as causes; nothing else", (t) => {
-  // As kafkajs builds them from the broker's error codes (kafkajs/src/protocol/error.js).
-  const unknown = new KafkaJSProtocolError({
-    type: "UNKNOWN_TOPIC_OR_PARTITION",
-    code: 3,
-    retriable: true,
-    message: "This server does not host this topic-partition",
-  });
-  const noLeader = new KafkaJSProtocolError({
-    type: "LEADER_NOT_AVAILABLE",
-    code: 5,
-    retriable: true,
-    message: "There is no leader for this topic-partition as we are in the middle of a leadership election",
-  });
+  const unknown = protocolError(
+    "UNKNOWN_TOPIC_OR_PARTITION",
+    3,
+    true,
+    "This server does not host this topic-partition",
+  );
+  const noLeader = protocolError(
+    "LEADER_NOT_AVAILABLE",
+    5,
+    true,
+    "There is no leader for this topic-partition as we are in the middle of a leadership election",
+  );
   t.true(isTopicSettling(unknown));
   t.true(isTopicSettling(noLeader));
   t.true(
@@ -80,16 +83,7 @@ test("a topic still spreading through the brokers: its metadata errors, also as 
       new KafkaJSNumberOfRetriesExceeded(noLeader, { retryCount: 5, retryTime: 1, cause: noLeader }),
     ),
   );
-  t.false(
-    isTopicSettling(
-      new KafkaJSProtocolError({
-        type: "TOPIC_AUTHORIZATION_FAILED",
-        code: 29,
-        retriable: false,
-        message: "x",
-      }),
-    ),
-  );
+  t.false(isTopicSettling(protocolError("TOPIC_AUTHORIZATION_FAILED", 29, false, "x")));
   t.false(
     isTopicSettling(new KafkaJSConnectionError("Connection error: connect ECONNREFUSED 127.0.0.1:19092")),
   );
@@ -98,19 +92,18 @@ test("a topic still spreading through the brokers: its metadata errors, also as 
 });
 
 test("a group coordinator still loading: its commit errors, also as causes; nothing else", (t) => {
-  // As kafkajs builds them from the broker's error codes (kafkajs/src/protocol/error.js).
-  const loading = new KafkaJSProtocolError({
-    type: "GROUP_LOAD_IN_PROGRESS",
-    code: 14,
-    retriable: true,
-    message: "The coordinator is loading and hence can't process requests for this group",
-  });
-  const unavailable = new KafkaJSProtocolError({
-    type: "GROUP_COORDINATOR_NOT_AVAILABLE",
-    code: 15,
-    retriable: true,
-    message: "The group coordinator is not available",
-  });
+  const loading = protocolError(
+    "GROUP_LOAD_IN_PROGRESS",
+    14,
+    true,
+    "The coordinator is loading and hence can't process requests for this group",
+  );
+  const unavailable = protocolError(
+    "GROUP_COORDINATOR_NOT_AVAILABLE",
+    15,
+    true,
+    "The group coordinator is not available",
+  );
   t.true(isCoordinatorSettling(loading));
   t.true(isCoordinatorSettling(unavailable));
   t.true(
@@ -124,7 +117,7 @@ test("a group coordinator still loading: its commit errors, also as causes; noth
     ["ILLEGAL_GENERATION", 22],
     ["UNKNOWN_MEMBER_ID", 25],
   ] as const)
-    t.false(isCoordinatorSettling(new KafkaJSProtocolError({ type, code, retriable: false, message: type })));
+    t.false(isCoordinatorSettling(protocolError(type, code, false)));
   t.false(
     isCoordinatorSettling(
       new KafkaJSConnectionError("Connection error: connect ECONNREFUSED 127.0.0.1:19092"),
