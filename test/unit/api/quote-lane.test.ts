@@ -2,7 +2,8 @@
  * The quote lane (api/quote-lane.ts) answers exactly as the Koa route would: for every request, the lane's
  * status, headers and bytes equal those of the Koa app alone (no lane) for the same request — successful
  * quotes over every fixture pool in both directions and both modes, with and without the optional
- * parameters, and every request the lane hands on (a refused query, a quote no pool can give, a body, an
+ * parameters, liquidity simulations of every provision type over every fixture pool (and with a wallet's
+ * LpAccount), and every request the lane hands on (a refused query, a quote no pool can give, a body, an
  * Origin). It answers successful quotes itself (Koa is not reached), and with the response memo in front
  * a quote it answered is kept and repeated from memory.
  */
@@ -14,14 +15,14 @@ import {
   type Server,
 } from "node:http";
 import type { AddressInfo } from "node:net";
-import test from "ava";
+import test, { type ExecutionContext } from "ava";
 import { createApp } from "../../../api/app.ts";
 import type { PoolStateCache } from "../../../api/deps.ts";
 import { quoteLane } from "../../../api/quote-lane.ts";
 import { cachedReadModel } from "../../../api/read-model-cached.ts";
 import { createResponseMemo } from "../../../api/response-memo.ts";
 import { memoizablePaths } from "../../../api/route.ts";
-import { P_CPI, P_V1, POOLS, R_CPI } from "./fixtures.ts";
+import { NOT, P_CPI, P_V1, POOLS, R_CPI, STON, TON, USDT, WALLET } from "./fixtures.ts";
 import { f, testDeps } from "./harness.ts";
 
 type Answer = { status: number; headers: IncomingHttpHeaders; body: string };
@@ -95,13 +96,14 @@ function quotes(): string[] {
   return out;
 }
 
-test.serial("a successful quote: the lane answers it, with Koa's status, headers and bytes", async (t) => {
+/**
+ * Sends each path to the lane and to Koa alone, as fetch sends it (an Accept-Encoding: no layer compresses
+ * these answers) and as a bare client does; asserts equal answers and returns how many were 200.
+ */
+async function sameAnswers(t: ExecutionContext, paths: readonly string[]): Promise<number> {
   const [lane, plain] = await servers;
-  const paths = quotes();
-  const before = koaCalls;
   let ok = 0;
   for (const path of paths) {
-    // As fetch sends it (an Accept-Encoding: no layer compresses these answers) and as a bare client does.
     for (const headers of [{}, { "accept-encoding": "gzip, deflate" }] as Record<string, string>[]) {
       const [a, b] = await Promise.all([
         send(lane.url, path, { headers }),
@@ -111,9 +113,85 @@ test.serial("a successful quote: the lane answers it, with Koa's status, headers
       if (a.status === 200) ok++;
     }
   }
+  return ok;
+}
+
+test.serial("a successful quote: the lane answers it, with Koa's status, headers and bytes", async (t) => {
+  const paths = quotes();
+  const before = koaCalls;
+  const ok = await sameAnswers(t, paths);
   t.true(ok >= paths.length, `quotes answered: ${ok} of ${2 * paths.length}`);
   // Koa saw only what the lane handed on: the quotes that failed.
   t.is(koaCalls - before, 2 * paths.length - ok);
+});
+
+/** Liquidity simulations the lane answers: every provision type over every fixture pool, both sides. */
+function provisions(): string[] {
+  const out: string[] = [];
+  const path = (p: Record<string, string>) =>
+    `/v1/liquidity_provision/simulate?${new URLSearchParams({ slippage_tolerance: "0.01", ...p })}`;
+  for (const p of POOLS) {
+    for (const [a, b] of [
+      [p.token0, p.token1],
+      [p.token1, p.token0],
+    ] as const) {
+      const pair = { pool_address: f(p.address), token_a: f(a), token_b: f(b) };
+      out.push(path({ ...pair, provision_type: "Balanced", token_a_units: "1000000000" }));
+      out.push(path({ ...pair, provision_type: "Balanced", token_b_units: "7000000" }));
+      out.push(path({ ...pair, provision_type: "Arbitrary", token_a_units: "5000000", token_b_units: "0" }));
+      out.push(
+        path({ ...pair, provision_type: "Arbitrary", token_a_units: "3000", token_b_units: "900000000" }),
+      );
+    }
+  }
+  out.push(
+    path({
+      provision_type: "Initial",
+      token_a: f(TON),
+      token_b: f(STON),
+      token_a_units: "5000000000",
+      token_b_units: "1000000",
+    }),
+  );
+  return out;
+}
+
+test.serial(
+  "a liquidity simulation: the lane answers it, with Koa's status, headers and bytes",
+  async (t) => {
+    const [lane] = await servers;
+    const withWallet = `${provisions()[0]!}&wallet_address=${f(WALLET)}`;
+    const paths = [...provisions(), withWallet];
+    const before = koaCalls;
+    const ok = await sameAnswers(t, paths);
+    t.is(ok, 2 * paths.length, "every one of them is simulated");
+    t.is(koaCalls - before, 0, "and answered by the lane: Koa saw none of them");
+    const wallet = await send(lane.url, withWallet);
+    t.is(wallet.status, 200);
+    t.truthy((JSON.parse(wallet.body) as { lp_account_address?: string }).lp_account_address);
+  },
+);
+
+test.serial("a liquidity simulation the lane cannot answer is Koa's answer, unchanged", async (t) => {
+  const [lane, plain] = await servers;
+  const base = `/v1/liquidity_provision/simulate?pool_address=${f(P_CPI.address)}&token_a=${f(P_CPI.token0)}&token_b=${f(P_CPI.token1)}&slippage_tolerance=0.01`;
+  const cases = [
+    `${base}&provision_type=Half&token_a_units=1`,
+    `${base}&provision_type=Balanced`,
+    `${base}&provision_type=Balanced&token_a_units=1&token_b_units=1`,
+    `${base}&provision_type=Arbitrary&token_a_units=0&token_b_units=0`,
+    `${base.replace(f(P_CPI.token1), f(NOT))}&provision_type=Arbitrary&token_a_units=1&token_b_units=1`,
+    `${base}&provision_type=Initial&token_a_units=1&token_b_units=1`,
+    `/v1/liquidity_provision/simulate?provision_type=Initial&token_a=${f(TON)}&token_b=${f(USDT)}&token_a_units=1&token_b_units=1&slippage_tolerance=0.01`,
+    `${base}&provision_type=Balanced&token_a_units=1&wallet_address=nonsense`,
+  ];
+  const before = koaCalls;
+  for (const path of cases) {
+    const [a, b] = await Promise.all([send(lane.url, path), send(plain.url, path)]);
+    t.deepEqual(comparable(a), comparable(b), path);
+    t.true(a.status >= 400 && a.status < 500, `${a.status} ${path}`);
+  }
+  t.is(koaCalls - before, cases.length, "every one of them reached Koa");
 });
 
 test.serial("what the lane hands on is Koa's answer, unchanged", async (t) => {
