@@ -5,15 +5,16 @@
  * ~0.10× a bare server for distinct requests, p99 17–44 ms at half of that load; bench/api.ts).
  *
  * The lane computes exactly what the Koa route does — the same query schema (`swapSimulateQuery`, or
- * `quoteQuery`, its output without zod for the queries it takes; `liquiditySimulateQuery`), the same
- * answer (`bestSwapAnswer`, whose `simulateSwapRequest` the route awaits; `simulateLiquidityRequest`), the
- * same JSON — and answers only what it is sure of: a bodiless `POST /v1/swap/simulate`,
- * `/v1/reverse_swap/simulate` or `/v1/liquidity_provision/simulate` whose query parses and whose answer
- * succeeds, sent with the headers Koa sends for it (these paths are never compressed: api/http-policy.ts). Everything else goes to `next` (Koa): a query the schema
- * refuses and cross-origin requests (an `Origin`: CORS headers come from the middleware that owns them)
- * untouched; a quote that fails carries its error along, and `laneErrors()` — early in the Koa stack —
- * throws it there, so it is rendered where every error is, without computing the quote twice. Nothing
- * reads the request body: the lane only takes requests without one.
+ * `quoteQuery`, its output without zod for the queries it takes; `liquiditySimulateQuery`, or
+ * `liquidityQuery`), the same answer (`bestSwapAnswer`, whose `simulateSwapRequest` the route awaits;
+ * `simulateLiquidityRequest`, at once `simulateLiquidityNow`), the same JSON — and answers only what it is
+ * sure of: a bodiless `POST /v1/swap/simulate`, `/v1/reverse_swap/simulate` or
+ * `/v1/liquidity_provision/simulate` whose query parses and whose answer succeeds, sent with the headers
+ * Koa sends for it (these paths are never compressed: api/http-policy.ts). Everything else goes to `next`
+ * (Koa): a query the schema refuses and cross-origin requests (an `Origin`: CORS headers come from the
+ * middleware that owns them) untouched; a simulation that fails carries its error along, and
+ * `laneErrors()` — early in the Koa stack — throws it there, so it is rendered where every error is,
+ * without computing it twice. Nothing reads the request body: the lane only takes requests without one.
  *
  * With the response memo in front, a quote the lane answers is kept like one Koa answered (`keep`).
  */
@@ -22,12 +23,14 @@ import { parse as parseQuery } from "node:querystring";
 import type { Context, Middleware, Next } from "koa";
 import {
   type LiquiditySimulateQuery,
+  type LiquiditySimulationDto,
+  liquidityQuery,
   liquiditySimulateQuery,
   quoteQuery,
   swapSimulateQuery,
 } from "../schemas/api/simulate.ts";
 import type { ApiDeps } from "./deps.ts";
-import { simulateLiquidityRequest } from "./queries/liquidity-simulations.ts";
+import { simulateLiquidityNow, simulateLiquidityRequest } from "./queries/liquidity-simulations.ts";
 import type { SwapAnswer } from "./queries/simulate.ts";
 import { bestSwapAnswer, bestSwapAnswerNow, type Mode } from "./queries/swap-simulations.ts";
 
@@ -132,12 +135,29 @@ function liquidity(
   next: RequestListener,
   keep: KeepAnswer | undefined,
 ): void {
-  const parsed = liquiditySimulateQuery.safeParse(params);
-  if (!parsed.success) {
-    next(req, res);
+  // As a quote's query: without zod for the queries it takes, the schema itself for anything else.
+  let query = liquidityQuery(params);
+  if (query === undefined) {
+    const parsed = liquiditySimulateQuery.safeParse(params);
+    if (!parsed.success) {
+      next(req, res);
+      return;
+    }
+    query = parsed.data;
+  }
+  // At once when everything the simulation reads is in memory; else awaited.
+  let now: LiquiditySimulationDto | undefined;
+  try {
+    now = simulateLiquidityNow(deps, query);
+  } catch (error) {
+    toKoa(req, res, next, error);
     return;
   }
-  simulateLiquidity(deps, parsed.data).then(
+  if (now !== undefined) {
+    sendJson(req, res, JSON.stringify(now), keep);
+    return;
+  }
+  simulateLiquidity(deps, query).then(
     (body) => sendJson(req, res, body, keep),
     (error: unknown) => toKoa(req, res, next, error),
   );

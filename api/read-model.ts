@@ -111,6 +111,15 @@ export type KnownPoolRecord = PoolRecord & {
   stateLt: bigint;
 };
 
+/**
+ * An asset's decimals among `assets`, undefined when unknown: a list searched rather than indexed (a
+ * simulation reads one or two assets and makes no map); the last of an address counts, as it would in a
+ * map built from the list.
+ */
+export function decimalsOf(assets: readonly AssetRecord[], address: RawAddress): number | undefined {
+  return assets.findLast((a) => a.address === address)?.decimals ?? undefined;
+}
+
 export function isKnownPool(p: PoolRecord): p is KnownPoolRecord {
   return (
     p.router !== null &&

@@ -12,7 +12,15 @@ import { toRawAddress } from "../../schemas/api/wire.ts";
 import type { ApiDeps } from "../deps.ts";
 import { BadRequestError, NotFoundError, UnprocessableError } from "../errors.ts";
 import { TON_RAW } from "../mappers/common.ts";
-import { isKnownPool, type RawAddress, type RouterRecord } from "../read-model.ts";
+import {
+  type AssetRecord,
+  decimalsOf,
+  isKnownPool,
+  type KnownPoolRecord,
+  type PoolRecord,
+  type RawAddress,
+  type RouterRecord,
+} from "../read-model.ts";
 import { currentState, findPool, poolStateUnknown } from "./pool-state.ts";
 import { type ProvisionInput, simulateProvision } from "./simulate-liquidity.ts";
 
@@ -80,18 +88,30 @@ async function initialTarget(deps: ApiDeps, q: LiquiditySimulateQuery): Promise<
   };
 }
 
-async function existingTarget(deps: ApiDeps, q: LiquiditySimulateQuery): Promise<Target> {
-  if (q.pool_address === undefined) throw missing("pool_address");
-  const pool = await findPool(deps, q.pool_address);
+/** A pool's checks, naming the field: the pool is known, with a state, and holds both tokens. */
+function checkedPool(q: LiquiditySimulateQuery, pool: PoolRecord | null): KnownPoolRecord {
   if (pool === null) throw new NotFoundError("pool", [{ field: "pool_address", message: "unknown pool" }]);
   if (!isKnownPool(pool)) throw poolStateUnknown(pool);
   const tokens = [pool.token0, pool.token1];
   if (!tokens.includes(q.token_a)) throw new BadRequestError("token_a", "not an asset of the pool");
   if (!tokens.includes(q.token_b)) throw new BadRequestError("token_b", "not an asset of the pool");
+  return pool;
+}
+
+const targetOf = (pool: KnownPoolRecord, router: RouterRecord, state: PoolState): Target => ({
+  router,
+  poolAddress: pool.address,
+  token0: pool.token0,
+  token1: pool.token1,
+  state,
+});
+
+async function existingTarget(deps: ApiDeps, q: LiquiditySimulateQuery): Promise<Target> {
+  if (q.pool_address === undefined) throw missing("pool_address");
+  const pool = checkedPool(q, await findPool(deps, q.pool_address));
   const router = await deps.data.getRouter(pool.router);
   if (router === null) throw new NotFoundError("router of the pool");
-  const state = (await currentState(deps, pool)) ?? pool.state;
-  return { router, poolAddress: pool.address, token0: pool.token0, token1: pool.token1, state };
+  return targetOf(pool, router, (await currentState(deps, pool)) ?? pool.state);
 }
 
 /** The amounts to send: checked per provision type; Balanced completes the missing side at the pool ratio. */
@@ -135,32 +155,81 @@ async function lpAccountOf(deps: ApiDeps, pool: RawAddress, wallet: RawAddress) 
   }
 }
 
-export async function simulateLiquidityRequest(
-  deps: ApiDeps,
-  q: LiquiditySimulateQuery,
-): Promise<LiquiditySimulationDto> {
+/** The request's checks that come before any read. */
+function checkRequest(q: LiquiditySimulateQuery): void {
   if (q.token_a === q.token_b) throw new BadRequestError("token_b", "must differ from token_a");
   if (q.provision_type === "Initial" && q.pool_address !== undefined) {
     throw new BadRequestError("pool_address", "not allowed for Initial (the pool does not exist yet)");
   }
+}
+
+export async function simulateLiquidityRequest(
+  deps: ApiDeps,
+  q: LiquiditySimulateQuery,
+): Promise<LiquiditySimulationDto> {
+  checkRequest(q);
   const target =
     q.provision_type === "Initial" ? await initialTarget(deps, q) : await existingTarget(deps, q);
-  const [unitsA, unitsB] = amounts(q, target);
+  const amountsAB = amounts(q, target);
   const assets = await deps.data.getAssets([q.token_a, q.token_b]);
-  const decimals = new Map(assets.map((x) => [x.address, x.decimals ?? undefined]));
   const lpAccount =
     q.wallet_address !== undefined && q.provision_type !== "Initial"
       ? await lpAccountOf(deps, target.poolAddress, q.wallet_address)
       : undefined;
+  return provisionOf(q, target, amountsAB, assets, lpAccount);
+}
+
+/**
+ * `simulateLiquidityRequest` without waiting, when everything it reads is in this process's memory (the
+ * read model's lookups, `referenceNow`, and the pool-state cache, `getPoolStateNow`): the same reads, the
+ * same answer or error. undefined: something has to be read — an Initial provision (the chain predicts
+ * the pool's address), a wallet's LpAccount (a chain read), a pool or router not in the lookups — and the
+ * caller awaits `simulateLiquidityRequest`. A request answered at once leaves nothing pending behind it
+ * (api/response-memo.ts: no flight to track per request).
+ */
+export function simulateLiquidityNow(
+  deps: ApiDeps,
+  q: LiquiditySimulateQuery,
+): LiquiditySimulationDto | undefined {
+  if (q.provision_type === "Initial" || q.wallet_address !== undefined) return undefined;
+  const ref = deps.data.referenceNow?.();
+  const { cache } = deps;
+  if (ref === undefined || (cache !== undefined && cache.getPoolStateNow === undefined)) return undefined;
+  checkRequest(q);
+  if (q.pool_address === undefined) throw missing("pool_address");
+  const found = ref.getPool(q.pool_address);
+  // Not in the lookups: perhaps only on the chain yet (`findPool`).
+  if (found === null) return undefined;
+  const pool = checkedPool(q, found);
+  const router = ref.getRouter(pool.router);
+  if (router === null) return undefined;
+  // As `currentState`: the cache's state when it has one, else the store's.
+  const state = cache === undefined ? pool.state : (cache.getPoolStateNow?.(pool.address) ?? pool.state);
+  const target = targetOf(pool, router, state);
+  return provisionOf(q, target, amounts(q, target), ref.getAssets([q.token_a, q.token_b]), undefined);
+}
+
+function provisionOf(
+  q: LiquiditySimulateQuery,
+  target: Target,
+  [unitsA, unitsB]: [bigint, bigint],
+  assets: readonly AssetRecord[],
+  lpAccount: ProvisionInput["lpAccount"],
+): LiquiditySimulationDto {
+  // Named field by field, not spread from the target: see simulateProvision's answer.
   return simulateProvision({
-    ...target,
     type: q.provision_type,
+    router: target.router,
+    poolAddress: target.poolAddress,
+    token0: target.token0,
+    token1: target.token1,
+    state: target.state,
     tokenA: q.token_a,
     tokenB: q.token_b,
     unitsA,
     unitsB,
-    decimalsA: decimals.get(q.token_a),
-    decimalsB: decimals.get(q.token_b),
+    decimalsA: decimalsOf(assets, q.token_a),
+    decimalsB: decimalsOf(assets, q.token_b),
     slippage: q.slippage_tolerance,
     lpAccount,
   });

@@ -13,6 +13,7 @@ import { BadRequestError, NotFoundError, UnprocessableError } from "../errors.ts
 import { friendly } from "../mappers/common.ts";
 import {
   type AssetRecord,
+  decimalsOf,
   isKnownPool,
   type KnownPoolRecord,
   type PoolRecord,
@@ -163,13 +164,9 @@ type QuoteReads = {
   states: readonly (PoolState | null)[];
 };
 
-// Lists of one or two, searched rather than indexed (a quote makes no maps); the last of an address
-// counts, as it would in a map built from the list.
+/** As `decimalsOf`: a list of one or two searched, the last of an address counting. */
 function routerOf(routers: QuoteReads["routers"], address: RawAddress): RouterRecord | undefined {
   return routers.findLast((r) => r?.address === address) ?? undefined;
-}
-function decimalsOf(assets: QuoteReads["assets"], address: RawAddress): number | undefined {
-  return assets.findLast((a) => a.address === address)?.decimals ?? undefined;
 }
 
 function answerOf(q: SwapSimulateQuery, mode: Mode, reads: QuoteReads): SwapAnswer {

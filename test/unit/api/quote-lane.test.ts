@@ -275,41 +275,58 @@ test.serial(
   },
 );
 
+/**
+ * The lane and Koa alone over deps that keep everything in memory: the read model's lookups
+ * (`referenceNow`) and a hot cache whose state of P_CPI differs from the store's (its reserves doubled: an
+ * answer from the store's state instead of the cache's would differ). `calls` counts the cache's reads at
+ * once and awaited, and lists the awaited read-model reads of `counted`.
+ */
+async function inMemoryServers(counted: readonly string[]) {
+  const doubled = {
+    ...P_CPI.state,
+    reserve0: 2n * P_CPI.state.reserve0,
+    reserve1: 2n * P_CPI.state.reserve1,
+  };
+  const calls = { now: 0, waited: 0, awaited: [] as string[] };
+  const cache: PoolStateCache = {
+    getPoolState: async (pool) => {
+      calls.waited++;
+      return pool === P_CPI.address ? doubled : null;
+    },
+    getPoolStateNow: (pool) => {
+      calls.now++;
+      return pool === P_CPI.address ? doubled : null;
+    },
+  };
+  const cached = cachedReadModel(testDeps().data, { ttlMs: 60_000 });
+  const data = new Proxy(cached, {
+    get(target, key) {
+      if (typeof key === "string" && counted.includes(key)) calls.awaited.push(key);
+      const v = Reflect.get(target, key);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  const inMemory = testDeps({ data, cache });
+  await data.listPools(); // the lookups' first read
+  const [lane, koa] = await Promise.all([
+    serve(quoteLane(inMemory, createApp(inMemory).callback())),
+    serve(createApp(inMemory).callback()),
+  ]);
+  return {
+    lane,
+    koa,
+    calls,
+    close: () => {
+      lane.server.close();
+      koa.server.close();
+    },
+  };
+}
+
 test.serial(
   "with the reference lookups and the pool states in memory, the lane answers at once, with Koa's bytes",
   async (t) => {
-    // States in the hot cache that differ from the store's (one pool's reserves doubled): an answer
-    // computed from the store's state instead of the cache's would differ from Koa's.
-    const doubled = {
-      ...P_CPI.state,
-      reserve0: 2n * P_CPI.state.reserve0,
-      reserve1: 2n * P_CPI.state.reserve1,
-    };
-    const calls = { now: 0, waited: 0, lookups: 0 };
-    const cache: PoolStateCache = {
-      getPoolState: async (pool) => {
-        calls.waited++;
-        return pool === P_CPI.address ? doubled : null;
-      },
-      getPoolStateNow: (pool) => {
-        calls.now++;
-        return pool === P_CPI.address ? doubled : null;
-      },
-    };
-    const cached = cachedReadModel(testDeps().data, { ttlMs: 60_000 });
-    const data = new Proxy(cached, {
-      get(target, key) {
-        if (key === "getPoolsByAssets" || key === "getPool") calls.lookups++;
-        const v = Reflect.get(target, key);
-        return typeof v === "function" ? v.bind(target) : v;
-      },
-    });
-    const inMemory = testDeps({ data, cache });
-    await data.listPools(); // the lookups' first read
-    const [lane, plain] = await Promise.all([
-      serve(quoteLane(inMemory, createApp(inMemory).callback())),
-      serve(createApp(inMemory).callback()),
-    ]);
+    const { lane, koa: plain, calls, close } = await inMemoryServers(["getPoolsByAssets", "getPool"]);
     try {
       const good = `/v1/swap/simulate?offer_address=${f(P_V1.token0)}&ask_address=${f(P_V1.token1)}&units=1000&slippage_tolerance=0.01`;
       const refused = [
@@ -324,15 +341,43 @@ test.serial(
         t.deepEqual(comparable(a), comparable(b), path);
         if (a.status === 200) ok++;
         // Koa alone reads with the awaited lookups; the lane only with the lookups in memory.
-        const lookups = calls.lookups;
+        const lookups = calls.awaited.length;
         await send(lane.url, path);
-        if (a.status === 200) t.is(calls.lookups, lookups, `the lane waited for nothing: ${path}`);
+        if (a.status === 200) t.is(calls.awaited.length, lookups, `the lane waited for nothing: ${path}`);
       }
       t.true(ok >= quotes().length, `quotes answered: ${ok}`);
       t.true(calls.now > 0 && calls.waited > 0);
     } finally {
-      lane.server.close();
-      plain.server.close();
+      close();
+    }
+  },
+);
+
+test.serial(
+  "with the reference lookups and the pool states in memory, a liquidity simulation is answered at once, with Koa's bytes",
+  async (t) => {
+    const {
+      lane,
+      koa: koaAlone,
+      calls,
+      close,
+    } = await inMemoryServers(["getPool", "getRouter", "getAssets"]);
+    const awaited = calls.awaited;
+    try {
+      const [, storeStates] = await servers;
+      let differs = 0;
+      for (const path of provisions().filter((p) => !p.includes("Initial"))) {
+        const before = awaited.length;
+        const a = await send(lane.url, path);
+        t.is(a.status, 200, path);
+        t.is(awaited.length, before, `pool, router and decimals came from the lookups in memory: ${path}`);
+        t.deepEqual(comparable(a), comparable(await send(koaAlone.url, path)), path);
+        if (a.body !== (await send(storeStates.url, path)).body) differs++;
+      }
+      // The pool with doubled reserves: its 8 simulations, all with other figures than the store's state gives.
+      t.is(differs, 8);
+    } finally {
+      close();
     }
   },
 );

@@ -240,6 +240,14 @@ test("liquidity Balanced equals dex/amm provide at the pool ratio, with the wall
     lp_total_supply: `${r.pool.lpSupply}`,
   });
   t.truthy(d.lp_account_address);
+  // On the wire, every field in the order the response schema lists them (the LpAccount's address after
+  // the amounts). The body as sent: a schema's parse would put its keys in its own order.
+  const wire = await request(
+    t.context.api,
+    "POST",
+    `/v1/liquidity_provision/simulate?${qs({ provision_type: "Balanced", token_a: f(TON), token_b: f(USDT), token_a_units: `${ton}`, pool_address: f(P_CPI.address), slippage_tolerance: "0.01", wallet_address: f(WALLET) })}`,
+  );
+  t.deepEqual(Object.keys(wire.json as object), Object.keys(liquiditySimulateResponse.shape));
 });
 
 test("liquidity Arbitrary single-sided (v2) equals provide with both_positive = false", async (t) => {

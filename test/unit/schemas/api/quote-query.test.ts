@@ -1,12 +1,17 @@
-// schemas/api/simulate.ts quoteQuery: for any query a client can send, either the same output as
-// swapSimulateQuery (deep-equal, key for key) or undefined, and undefined only where the schema refuses the
-// query. Queries are drawn from what node:querystring gives: absent keys, strings (valid, boundary and
+// schemas/api/simulate.ts quoteQuery and liquidityQuery: for any query a client can send, either the same
+// output as swapSimulateQuery (liquiditySimulateQuery) — deep-equal, key for key — or undefined, and
+// undefined only where the schema refuses the query. Queries are drawn from what node:querystring gives: absent keys, strings (valid, boundary and
 // broken values of every parameter) and arrays (repeated keys), plus keys the schema does not know.
 import { parse as parseQuery } from "node:querystring";
 import { Address } from "@ton/core";
-import test from "ava";
+import test, { type ExecutionContext } from "ava";
 import fc from "fast-check";
-import { quoteQuery, swapSimulateQuery } from "../../../../schemas/api/simulate.ts";
+import {
+  liquidityQuery,
+  liquiditySimulateQuery,
+  quoteQuery,
+  swapSimulateQuery,
+} from "../../../../schemas/api/simulate.ts";
 import { MAX_COINS } from "../../../../schemas/api/wire.ts";
 
 const SEED = 19;
@@ -116,25 +121,38 @@ const quoteLike = fc
   .map(([needed, optional, broken]) => ({ ...needed, ...optional, ...(broken ?? {}) }));
 const query = fc.oneof(anyQuery, quoteLike);
 
-test("quoteQuery gives what swapSimulateQuery gives, or leaves the query to it when it refuses", (t) => {
+/**
+ * For every query drawn: `fast` gives what `schema` gives (deep-equal, key for key), or undefined where the
+ * schema refuses the query; both kinds drawn often.
+ */
+function sameAsSchema<Q>(
+  t: ExecutionContext,
+  queries: fc.Arbitrary<Record<string, unknown>>,
+  schema: { safeParse(q: unknown): { success: true; data: Q } | { success: false } },
+  fast: (q: Record<string, unknown>) => Q | undefined,
+): void {
   let accepted = 0;
   let refused = 0;
   fc.assert(
-    fc.property(query, (q) => {
-      const slow = swapSimulateQuery.safeParse(q);
-      const fast = quoteQuery(q);
+    fc.property(queries, (q) => {
+      const slow = schema.safeParse(q);
+      const got = fast(q);
       if (!slow.success) {
         refused++;
-        return fast === undefined;
+        return got === undefined;
       }
       accepted++;
-      t.deepEqual(fast, slow.data);
-      t.deepEqual(Object.keys(fast ?? {}), Object.keys(slow.data));
+      t.deepEqual(got, slow.data);
+      t.deepEqual(Object.keys(got ?? {}), Object.keys(slow.data as object));
       return true;
     }),
     { seed: SEED, numRuns: 20_000 },
   );
   t.true(accepted > 1000 && refused > 1000, `both kinds drawn (${accepted} accepted, ${refused} refused)`);
+}
+
+test("quoteQuery gives what swapSimulateQuery gives, or leaves the query to it when it refuses", (t) => {
+  sameAsSchema(t, query, swapSimulateQuery, quoteQuery);
 });
 
 test("quoteQuery reads the query string a quote sends", (t) => {
@@ -151,4 +169,66 @@ test("quoteQuery reads the query string a quote sends", (t) => {
     dex_v2: true,
     dex_version: [1, 2],
   });
+});
+
+const provisionType = fc.constantFrom("Initial", "Balanced", "Arbitrary", "balanced", "Half", "");
+const anyLiquidityKeys = {
+  provision_type: keyValue(provisionType),
+  token_a: keyValue(addressText),
+  token_b: keyValue(addressText),
+  token_a_units: keyValue(units),
+  token_b_units: keyValue(units),
+  pool_address: keyValue(addressText),
+  slippage_tolerance: keyValue(fraction),
+  wallet_address: keyValue(addressText),
+  unknown: fc.string(),
+};
+/** The keys every provision needs, valid, and any of the others: one broken value at most, often none. */
+const provisionLike = fc
+  .tuple(
+    fc.record({
+      provision_type: fc.constantFrom("Initial", "Balanced", "Arbitrary"),
+      token_a: validAddress,
+      token_b: validAddress,
+      slippage_tolerance: validFraction,
+    }),
+    fc.record(
+      {
+        token_a_units: fc.oneof(validUnits, fc.constant("0")),
+        token_b_units: fc.oneof(validUnits, fc.constant("0")),
+        pool_address: validAddress,
+        wallet_address: validAddress,
+      },
+      { requiredKeys: [] },
+    ),
+    fc.option(
+      fc
+        .constantFrom(...(Object.keys(anyLiquidityKeys) as (keyof typeof anyLiquidityKeys)[]))
+        .chain((key) => anyLiquidityKeys[key].map((v: unknown) => ({ [key]: v }))),
+    ),
+  )
+  .map(([needed, optional, broken]) => ({ ...needed, ...optional, ...(broken ?? {}) }));
+const liquidityQueryInput = fc.oneof(fc.record(anyLiquidityKeys, { requiredKeys: [] }), provisionLike);
+
+test("liquidityQuery gives what liquiditySimulateQuery gives, or leaves the query to it when it refuses", (t) => {
+  sameAsSchema(t, liquidityQueryInput, liquiditySimulateQuery, liquidityQuery);
+});
+
+test("liquidityQuery reads the query string a provision sends", (t) => {
+  const pool = new Address(0, Buffer.alloc(32, 1)).toString({ bounceable: true, urlSafe: true });
+  const b = `0:${"AB".repeat(32)}`;
+  const q = parseQuery(
+    `provision_type=Balanced&token_a=${pool}&token_b=${b}&token_b_units=0&token_a_units=00125&slippage_tolerance=0.010&pool_address=${pool}`,
+  );
+  const out = liquidityQuery(q);
+  t.deepEqual(out, {
+    provision_type: "Balanced",
+    token_a: `0:${"01".repeat(32)}`,
+    token_b: b,
+    token_a_units: 125n,
+    token_b_units: 0n,
+    pool_address: `0:${"01".repeat(32)}`,
+    slippage_tolerance: { num: 10n, den: 1000n },
+  });
+  t.deepEqual(Object.keys(out ?? {}), Object.keys(liquiditySimulateQuery.parse(q)));
 });
