@@ -46,8 +46,12 @@ export async function dexStats(deps: ApiDeps, q: { since?: number; until?: numbe
   const head = q.until === undefined ? await deps.data.getIndexedHead() : undefined;
   const until = q.until ?? head?.utime ?? Math.floor(deps.clock() / 1000);
   const w = checkWindow(q.since ?? STONFI_LAUNCH, until);
-  // The totals (the rollups) and the TVL at `until` (the pools' states) are independent reads.
-  const [t, tvlUsd] = await Promise.all([stats.dexTotals(w, null), dexTvlAt(deps, w.until, head)]);
+  // The totals (the rollups) and the TVL at `until` (the pools' states) are independent reads, made one
+  // after the other: each already keeps both cores of the embedded engine busy, and side by side they
+  // took longer than in turn (bulk store, 30 days, p50: 66 → 45 ms on whole days, 64 → 60 ms at odd
+  // seconds; p90 95 → 69 ms).
+  const t = await stats.dexTotals(w, null);
+  const tvlUsd = await dexTvlAt(deps, w.until, head);
   return { ...w, trades: t.trades, uniqueWallets: t.unique_wallets, volumeUsd: usdOf(t), tvlUsd };
 }
 
