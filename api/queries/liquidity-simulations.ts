@@ -21,7 +21,7 @@ import {
   type RawAddress,
   type RouterRecord,
 } from "../read-model.ts";
-import { currentState, findPool, poolStateUnknown } from "./pool-state.ts";
+import { currentState, currentStateNow, findPool, lookupsNow, poolStateUnknown } from "./pool-state.ts";
 import { type ProvisionInput, simulateProvision } from "./simulate-liquidity.ts";
 
 type Target = Pick<ProvisionInput, "router" | "poolAddress" | "token0" | "token1" | "state">;
@@ -192,9 +192,8 @@ export function simulateLiquidityNow(
   q: LiquiditySimulateQuery,
 ): LiquiditySimulationDto | undefined {
   if (q.provision_type === "Initial" || q.wallet_address !== undefined) return undefined;
-  const ref = deps.data.referenceNow?.();
-  const { cache } = deps;
-  if (ref === undefined || (cache !== undefined && cache.getPoolStateNow === undefined)) return undefined;
+  const ref = lookupsNow(deps);
+  if (ref === undefined) return undefined;
   checkRequest(q);
   if (q.pool_address === undefined) throw missing("pool_address");
   const found = ref.getPool(q.pool_address);
@@ -203,9 +202,7 @@ export function simulateLiquidityNow(
   const pool = checkedPool(q, found);
   const router = ref.getRouter(pool.router);
   if (router === null) return undefined;
-  // As `currentState`: the cache's state when it has one, else the store's.
-  const state = cache === undefined ? pool.state : (cache.getPoolStateNow?.(pool.address) ?? pool.state);
-  const target = targetOf(pool, router, state);
+  const target = targetOf(pool, router, currentStateNow(deps, pool));
   return provisionOf(q, target, amounts(q, target), ref.getAssets([q.token_a, q.token_b]), undefined);
 }
 

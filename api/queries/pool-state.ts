@@ -19,7 +19,7 @@ import { toRawAddress } from "../../schemas/api/wire.ts";
 import type { ApiDeps } from "../deps.ts";
 import { UnprocessableError } from "../errors.ts";
 import { friendly, TON_RAW } from "../mappers/common.ts";
-import type { PoolRecord, RawAddress, RouterRecord } from "../read-model.ts";
+import type { KnownPoolRecord, PoolRecord, RawAddress, ReferenceNow, RouterRecord } from "../read-model.ts";
 
 /** The state to compute on: the cache's when it has one (a cache outage only costs freshness); null: unknown. */
 export async function currentState(deps: ApiDeps, pool: PoolRecord): Promise<PoolState | null> {
@@ -30,6 +30,22 @@ export async function currentState(deps: ApiDeps, pool: PoolRecord): Promise<Poo
     deps.logger.warn({ err, pool: pool.address }, "pool-state cache unavailable; using the store");
     return pool.state;
   }
+}
+
+/**
+ * The reference lookups when everything a simulation reads is in this process's memory: the read model's
+ * lookups (`referenceNow`) and the hot cache answered at once (`getPoolStateNow`, or no cache). undefined:
+ * something has to be awaited.
+ */
+export function lookupsNow(deps: ApiDeps): ReferenceNow | undefined {
+  const ref = deps.data.referenceNow?.();
+  const { cache } = deps;
+  return cache !== undefined && cache.getPoolStateNow === undefined ? undefined : ref;
+}
+
+/** `currentState` at once, where `lookupsNow` answered: the cache's state when it has one, else the store's. */
+export function currentStateNow(deps: ApiDeps, pool: KnownPoolRecord): PoolState {
+  return deps.cache?.getPoolStateNow?.(pool.address) ?? pool.state;
 }
 
 /** A pool from the store, or read from the chain when the store has not seen it yet. */

@@ -21,7 +21,7 @@ import {
   type ReferenceNow,
   type RouterRecord,
 } from "../read-model.ts";
-import { currentState, findPool, poolStateUnknown } from "./pool-state.ts";
+import { currentState, currentStateNow, findPool, lookupsNow, poolStateUnknown } from "./pool-state.ts";
 import { includesV2 } from "./reference.ts";
 import { quoteReverseSwap, quoteSwap, type SwapAnswer, type SwapInput, type SwapQuote } from "./simulate.ts";
 
@@ -134,9 +134,8 @@ export async function bestSwapAnswer(deps: ApiDeps, q: SwapSimulateQuery, mode: 
  */
 export function bestSwapAnswerNow(deps: ApiDeps, q: SwapSimulateQuery, mode: Mode): SwapAnswer | undefined {
   checkQuery(q);
-  const ref = deps.data.referenceNow?.();
-  const { cache } = deps;
-  if (ref === undefined || (cache !== undefined && cache.getPoolStateNow === undefined)) return undefined;
+  const ref = lookupsNow(deps);
+  if (ref === undefined) return undefined;
   const candidates = candidatePoolsNow(ref, q);
   if (candidates === undefined) return undefined;
   const pools = candidates.filter(isKnownPool);
@@ -145,10 +144,7 @@ export function bestSwapAnswerNow(deps: ApiDeps, q: SwapSimulateQuery, mode: Mod
     pools,
     assets: ref.getAssets([q.offer_address, q.ask_address]),
     routers: routersOf(pools).map((r) => ref.getRouter(r)),
-    // As `currentState`: the cache's state when it has one, else the store's.
-    states: pools.map((p) =>
-      cache === undefined ? p.state : (cache.getPoolStateNow?.(p.address) ?? p.state),
-    ),
+    states: pools.map((p) => currentStateNow(deps, p)),
   });
 }
 

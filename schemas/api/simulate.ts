@@ -186,22 +186,23 @@ export function liquidityQuery(q: Readonly<Record<string, unknown>>): LiquidityS
   if (typeof slippageText !== "string" || !FRACTION_PATTERN.test(slippageText)) return undefined;
   const slippage = fractionOf(slippageText);
   if (slippage === null) return undefined;
-  // Optional keys: set when present, and the keys in the schema's order (as its output has them).
   const a = optionalUnits(q.token_a_units);
   const b = optionalUnits(q.token_b_units);
   const pool = q.pool_address === undefined ? undefined : addressOr(q.pool_address);
   const wallet = q.wallet_address === undefined ? undefined : addressOr(q.wallet_address);
   if (a === REFUSED || b === REFUSED || pool === REFUSED || wallet === REFUSED) return undefined;
-  return {
+  // Keys set in the schema's order (its output's), an optional one only when present, as `quoteQuery`.
+  const out = {
     provision_type: type as LiquiditySimulateQuery["provision_type"],
     token_a: tokenA,
     token_b: tokenB,
-    ...(a === undefined ? {} : { token_a_units: a }),
-    ...(b === undefined ? {} : { token_b_units: b }),
-    ...(pool === undefined ? {} : { pool_address: pool }),
-    slippage_tolerance: slippage,
-    ...(wallet === undefined ? {} : { wallet_address: wallet }),
-  };
+  } as LiquiditySimulateQuery;
+  if (a !== undefined) out.token_a_units = a;
+  if (b !== undefined) out.token_b_units = b;
+  if (pool !== undefined) out.pool_address = pool;
+  out.slippage_tolerance = slippage;
+  if (wallet !== undefined) out.wallet_address = wallet;
+  return out;
 }
 
 /** An optional amount (zero allowed, `unitsOrZeroIn`): absent, its value, or REFUSED. */
