@@ -32,17 +32,13 @@ import { keepDexTvlInBackground } from "../api/queries/tvl-keeper.ts";
 import { cachedReadModel } from "../api/read-model-cached.ts";
 import { ClickHouseReadModel } from "../api/read-model-clickhouse.ts";
 import { ClickHouseStatsReadModel } from "../api/read-model-stats.ts";
-import {
-  DEFAULT_THRESHOLDS,
-  MAINNET_PRICING,
-  type PricingConfig,
-  TON_ADDRESS,
-} from "../dex/pricing/index.ts";
+import type { PricingConfig } from "../dex/pricing/index.ts";
 import { stringifyJson } from "../infra/json.ts";
 import type { Store } from "../infra/store/client.ts";
 import { readCursor } from "../infra/store/facts-writer.ts";
 import { prepareRollups } from "../infra/store/rollups.ts";
 import { openBulkStore } from "./bulk/store.ts";
+import { BULK_USD_SYMBOL, bulkPricing } from "./bulk/world.ts";
 import { fmt } from "./harness.ts";
 
 /** `first`: the route's first request in the process (its reads' caches cold; the catalogue already read). */
@@ -108,22 +104,22 @@ const NAIVE_TVL = `SELECT pool,
   argMax((reserve0, reserve1), lt) AS reserves
 FROM pool_states FINAL WHERE utime <= toDateTime({until:UInt32}, 'UTC') GROUP BY pool, p`;
 
-/** The bulk world's anchors (./bulk/world.ts): its USD₮-like jetton, native TON and the routers' pTON masters. */
-async function bulkPricing(store: Store): Promise<PricingConfig> {
-  const [usdt] = await store.query(
-    "SELECT address, decimals FROM assets FINAL WHERE symbol = 'USD₮' LIMIT 1",
+/** The bulk world's pricing (./bulk/world.ts `bulkPricing`), its anchors read back from the store. */
+async function readBulkPricing(store: Store): Promise<PricingConfig> {
+  const [usd] = await store.query(
+    "SELECT address, decimals FROM assets FINAL WHERE symbol = {symbol:String} LIMIT 1",
     z.object({ address: z.string(), decimals: z.number() }),
+    { symbol: BULK_USD_SYMBOL },
   );
+  if (usd === undefined) throw new Error(`the bulk store has no ${BULK_USD_SYMBOL} asset: rebuild it`);
   const ptons = await store.query(
     "SELECT DISTINCT assumeNotNull(pton_master) AS a FROM routers FINAL WHERE pton_master IS NOT NULL",
     z.object({ a: z.string() }),
   );
-  return {
-    ...MAINNET_PRICING,
-    ...DEFAULT_THRESHOLDS,
-    usdAnchors: usdt === undefined ? [] : [usdt],
-    tonAliases: [TON_ADDRESS, ...ptons.map((p) => p.a)],
-  };
+  return bulkPricing(
+    usd,
+    ptons.map((p) => p.a),
+  );
 }
 
 /**
@@ -150,7 +146,7 @@ export async function measure(store: Store): Promise<{ results: RouteResult[]; k
     // inside whichever request came then: seconds).
     data: cachedReadModel(new ClickHouseReadModel(store), { ttlMs: 60_000, version: () => 0 }),
     stats,
-    pricing: await bulkPricing(store),
+    pricing: await readBulkPricing(store),
     clock: () => end * 1000,
   } as unknown as ApiDeps;
   const busiest = await store.query(

@@ -10,10 +10,20 @@
  *   3 % of swaps are refunded (no output); a mint (with its two provides) or a burn at 1 in 25 operations.
  * - Constant-product reserves in bigint, a pool_states row per pool transaction, and the export feed's
  *   columns (maker, reserves after) as the processor stores them.
+ * - Two deep TON/USD₮ pools (the first two, so the most traded, as on mainnet), and every swap leg priced
+ *   in USD by the processor's own pricer (processors/core/swap-usd.ts) under `bulkPricing`, in chain
+ *   order: the USD columns, the VWAP trades and the USD statistics are what the processor would store.
  * - The transaction log (transactions, messages) only for the last `traceBlocks` blocks: each pool
  *   transaction's trace up from the user's wallet (external message → wallet → jetton wallet → router
  *   jetton wallet → router → pool), so the feed's store walk can be measured over the same range.
  */
+import {
+  DEFAULT_THRESHOLDS,
+  MAINNET_PRICING,
+  type PricingConfig,
+  TON_ADDRESS,
+} from "../../dex/pricing/index.ts";
+import { SwapPricer } from "../../processors/core/swap-usd.ts";
 import type {
   AssetRow,
   BlockRow,
@@ -41,10 +51,26 @@ export type WorldOptions = {
 };
 
 export const BLOCK_SECONDS = 2.8;
-/** The swaps' USD columns (migration 010): the generator does not price, and unknown is null. */
-const USD_UNKNOWN = { volume_usd: null, untracked_volume_usd: null, lp_fee_usd: null };
 const JETTONS = 420;
-const TON = `0:${"0".repeat(64)}`;
+/** The USD₮-like jetton's symbol: the world's USD anchor. */
+export const BULK_USD_SYMBOL = "USD₮";
+
+/**
+ * The bulk world's pricing: mainnet's rules and thresholds with the world's own anchors (its USD₮-like
+ * jetton; TON and the routers' pTON masters as TON). The generator prices with it; the benchmarks read the
+ * anchors back from the store (bench/analytics.ts) and value with the same configuration.
+ */
+export function bulkPricing(
+  usd: { address: string; decimals: number },
+  ptonMasters: readonly string[],
+): PricingConfig {
+  return {
+    ...MAINNET_PRICING,
+    ...DEFAULT_THRESHOLDS,
+    usdAnchors: [usd],
+    tonAliases: [TON_ADDRESS, ...ptonMasters],
+  };
+}
 
 /** sfc32: a small seeded generator (uniform in [0, 1)). */
 function rng(seed: number): () => number {
@@ -154,11 +180,11 @@ export function createWorld(options: WorldOptions): World {
     ton: false,
   }));
   const usdt = jettons[0] as Token;
-  const ton: Token = { master: TON, decimals: 9, ton: true };
+  const ton: Token = { master: TON_ADDRESS, decimals: 9, ton: true };
   const assets: AssetRow[] = jettons.map((j, i) => ({
     address: j.master,
     kind: "jetton",
-    symbol: i === 0 ? "USD₮" : `J${i}`,
+    symbol: i === 0 ? BULK_USD_SYMBOL : `J${i}`,
     name: i === 0 ? "Tether USD" : `Jetton ${i}`,
     decimals: j.decimals,
     image: null,
@@ -187,6 +213,19 @@ export function createWorld(options: WorldOptions): World {
       type: router.dex === "v1" ? "v1_constant_product" : "v2_constant_product",
     };
   });
+  // The deep TON/USD₮ pools TON's USD price comes from (analytics.md §7.2): 30M TON against 90M USD₮.
+  for (const i of [0, 1]) {
+    const p = pools[i] as Pool;
+    const router = routers[i] as Router;
+    pools[i] = {
+      ...p,
+      router,
+      tokens: [ton, usdt],
+      wallets: [router.ptonWallet, address()],
+      reserves: [30_000_000n * 10n ** 9n, 90_000_000n * 10n ** 6n],
+      type: router.dex === "v1" ? "v1_constant_product" : "v2_constant_product",
+    };
+  }
   const masterOf = (p: Pool, side: 0 | 1) =>
     p.tokens[side].ton ? p.router.ptonMaster : p.tokens[side].master;
   const poolRows: PoolRow[] = pools.map((p) => ({
@@ -210,6 +249,18 @@ export function createWorld(options: WorldOptions): World {
 
   const blocks = Math.floor((options.days * 86_400) / BLOCK_SECONDS);
   const startUtime = options.endUtime - Math.floor(blocks * BLOCK_SECONDS);
+  const pricer = new SwapPricer(
+    bulkPricing(
+      { address: usdt.master, decimals: usdt.decimals },
+      routers.map((r) => r.ptonMaster),
+    ),
+  );
+  for (const r of poolRows) pricer.learnPool(r.pool, r.token0_master, r.token1_master);
+  // Every pool's reserves before the first block: the pricer's base states.
+  pricer.restoreHistory(
+    pools.map((p) => stateRow(p, 0n, "", { mc: options.firstSeqno - 1, utime: startUtime })),
+    options.firstSeqno - 1,
+  );
   // Operations per block: legs ≈ ops × (1 + 12 % routes) × 24/25 swaps of all operations.
   const lambda = options.swaps / blocks / (1.12 * (24 / 25));
 
@@ -270,6 +321,8 @@ export function createWorld(options: WorldOptions): World {
       else swap(pools[pickPool()] as Pool, random() < 0.5 ? 0 : 1, wallet, null, ctx, out, null);
     }
     out.blocks.push({ mc_seqno: mc, utime, tx_count: txCount, shard_blocks: [] });
+    // Every swap of the block is priced: its states fold into one base per pool.
+    pricer.prune(mc);
   }
 
   type Ctx = { mc: number; utime: number; traced: boolean; nextLt: () => bigint };
@@ -345,7 +398,13 @@ export function createWorld(options: WorldOptions): World {
   }
 
   function state(p: Pool, lt: bigint, hash: string, ctx: Ctx, out: Out) {
-    out.pool_states.push({
+    const row = stateRow(p, lt, hash, ctx);
+    out.pool_states.push(row);
+    pricer.record([row]);
+  }
+
+  function stateRow(p: Pool, lt: bigint, hash: string, ctx: { mc: number; utime: number }): PoolStateRow {
+    return {
       pool: p.address,
       lt,
       tx_hash: hash,
@@ -364,7 +423,7 @@ export function createWorld(options: WorldOptions): World {
       amp: 0n,
       rate: 0n,
       w0: 0n,
-    });
+    };
   }
 
   /** The pool transaction of an operation: its trace (when traced), hash and lt. */
@@ -414,50 +473,55 @@ export function createWorld(options: WorldOptions): World {
     const b = asset(p, sideOut);
     // A later hop is sent by the router (cross swap); the route's user is on every hop.
     const sender = route === null ? wallet : p.router.address;
-    out.swaps.push({
-      id: `${pt.hash}:swap`,
-      tx_hash: pt.hash,
-      lt: pt.lt,
-      mc_seqno: ctx.mc,
-      utime: ctx.utime,
-      tx_hashes: [pt.hash],
-      dex: p.router.dex,
-      router: p.router.address,
-      pool: p.address,
-      query_id: BigInt(Math.floor(random() * 2 ** 40)),
-      sender,
-      sender_wallet: null,
-      receiver: wallet,
-      offer_kind: a.kind,
-      offer_master: a.master,
-      offer_router_wallet: a.wallet,
-      ask_kind: b.kind,
-      ask_master: b.master,
-      ask_router_wallet: b.wallet,
-      amount_in: amountIn,
-      amount_out: amountOut,
-      min_out: 0n,
-      protocol_fee: amountOut === null ? null : amountOut / 1000n,
-      referral_fee: null,
-      referrer: null,
-      exit_code: amountOut === null ? 0x5ffe1295 : 0xc64370e5,
-      exit_name: amountOut === null ? "swap_refund_reserve_err" : "swap_ok",
-      success: amountOut !== null,
-      payout_to: wallet,
-      payout_amount: amountOut ?? amountIn,
-      payout_router_wallet: amountOut === null ? a.wallet : b.wallet,
-      payout_receiver_wallet: null,
-      payout_delivered: true,
-      payout_tx_hash: null,
-      continues_as_cross_swap: routeOf !== null && route === null,
-      route_id: routeOf?.id ?? null,
-      route_sender: routeOf?.sender ?? null,
-      route_receiver: routeOf === null ? null : wallet,
-      maker: wallet,
-      reserve0_after: p.reserves[0],
-      reserve1_after: p.reserves[1],
-      ...USD_UNKNOWN,
-    });
+    // Priced as the processor prices it: with every pool's state before this transaction.
+    out.swaps.push(
+      pricer.priceSwap({
+        id: `${pt.hash}:swap`,
+        tx_hash: pt.hash,
+        lt: pt.lt,
+        mc_seqno: ctx.mc,
+        utime: ctx.utime,
+        tx_hashes: [pt.hash],
+        dex: p.router.dex,
+        router: p.router.address,
+        pool: p.address,
+        query_id: BigInt(Math.floor(random() * 2 ** 40)),
+        sender,
+        sender_wallet: null,
+        receiver: wallet,
+        offer_kind: a.kind,
+        offer_master: a.master,
+        offer_router_wallet: a.wallet,
+        ask_kind: b.kind,
+        ask_master: b.master,
+        ask_router_wallet: b.wallet,
+        amount_in: amountIn,
+        amount_out: amountOut,
+        min_out: 0n,
+        protocol_fee: amountOut === null ? null : amountOut / 1000n,
+        referral_fee: null,
+        referrer: null,
+        exit_code: amountOut === null ? 0x5ffe1295 : 0xc64370e5,
+        exit_name: amountOut === null ? "swap_refund_reserve_err" : "swap_ok",
+        success: amountOut !== null,
+        payout_to: wallet,
+        payout_amount: amountOut ?? amountIn,
+        payout_router_wallet: amountOut === null ? a.wallet : b.wallet,
+        payout_receiver_wallet: null,
+        payout_delivered: true,
+        payout_tx_hash: null,
+        continues_as_cross_swap: routeOf !== null && route === null,
+        route_id: routeOf?.id ?? null,
+        route_sender: routeOf?.sender ?? null,
+        route_receiver: routeOf === null ? null : wallet,
+        maker: wallet,
+        reserve0_after: p.reserves[0],
+        reserve1_after: p.reserves[1],
+        volume_usd: null,
+        untracked_volume_usd: null,
+        lp_fee_usd: null,
+      }),
+    );
     out.swapLegs++;
     return { amountOut, tx: pt.tx };
   }
