@@ -505,16 +505,32 @@ export const PRICED_PAIRS_FILLED = "priced_pairs:1";
 export type RollupLog = (fields: Record<string, unknown>, message: string) => void;
 
 /**
+ * The pool states written after the stored cursor `after`, copied again into their copy sorted by time
+ * (migration 022, filled by a view as each row is inserted). A process killed inside that insert can leave
+ * the states stored and their copy not; a restart does not write those states again (its trackers resume
+ * from the stored states: bin/pipeline.ts `buildCore`), so the copy would lack them for good. A copy of a
+ * (pool, lt) row is the same state, so copying rows that are already there changes nothing.
+ */
+export async function recopyStatesAfter(store: Store, after: number): Promise<void> {
+  await store.command(
+    "INSERT INTO pool_states_by_utime SELECT * FROM pool_states WHERE mc_seqno > {after:UInt32}",
+    { after },
+  );
+}
+
+/**
  * At start, before the processor writes: a data dir whose facts predate the rollups is backfilled (day
  * by day, with a progress line, then recorded in rollup_status); one whose facts predate the priced pairs
  * (021) fills those alone, likewise; otherwise the buckets of the facts
  * written after the stored cursor `after` are rewritten (a crash may have stored them without their
- * rollups; re-delivery would rewrite them too, but this does not depend on it).
+ * rollups; re-delivery would rewrite them too, but this does not depend on it). In every case the pool
+ * states written after `after` are copied again (`recopyStatesAfter`).
  */
 export async function prepareRollups(
   store: Store,
   options: { after: number | null; log: RollupLog; daysPerStep?: number },
 ): Promise<{ backfilled: boolean; minutes: number }> {
+  await recopyStatesAfter(store, options.after ?? 0);
   const done = await store.query(
     "SELECT value FROM rollup_status FINAL WHERE name = {name:String}",
     statusRow,

@@ -228,6 +228,41 @@ test.serial(
 );
 
 test.serial(
+  "pool states stored without their copy by time (a kill inside the insert) are copied again at start",
+  async (t) => {
+    const { store } = t.context;
+    const pool = `0:${"b".repeat(64)}`;
+    // Blocks 1400–1402 (poolStateRow: mc_seqno 500 + lt); the stored cursor at 1400.
+    const states = [900, 901, 902].map((lt) => poolStateRow(pool, lt, T0 + 9 * DAY + lt));
+    await store.insert("pool_states", states);
+    const copied = async () =>
+      (
+        await store.query(
+          "SELECT toUInt32(lt) AS lt FROM pool_states_by_utime FINAL WHERE pool = {pool:String} ORDER BY lt",
+          z.object({ lt: z.number() }),
+          { pool },
+        )
+      ).map((r) => r.lt);
+    t.deepEqual(await copied(), [900, 901, 902], "the view copies each inserted row");
+    // What a kill between the insert and its view leaves: the states stored, their copy not.
+    await store.command(
+      "ALTER TABLE pool_states_by_utime DELETE WHERE pool = {pool:String} SETTINGS mutations_sync = 2",
+      { pool },
+    );
+    t.deepEqual(await copied(), []);
+    await prepareRollups(store, { after: 1400, log: () => {} });
+    // The states after the cursor are copied again; one at or before it was stored with its copy before
+    // the cursor was written, so it is not read again.
+    t.deepEqual(await copied(), [901, 902]);
+    await prepareRollups(store, { after: 1399, log: () => {} });
+    t.deepEqual(await copied(), [900, 901, 902]);
+    await prepareRollups(store, { after: 1399, log: () => {} });
+    t.deepEqual(await copied(), [900, 901, 902], "copying again leaves the same states");
+    await stateCopiesAgree(t, store);
+  },
+);
+
+test.serial(
   "referral accruals and withdrawals: exact under re-delivery, per referrer and asset",
   async (t) => {
     const { store } = t.context;
