@@ -6,7 +6,10 @@
  * pool's TVL history is the busiest priced pool's (the busiest pool of all may have no price). p50/p99 of
  * the handler's work (query functions and the DTO as JSON) for 24 h and 30-day windows, every sample a
  * different window (odd-second bounds, so the raw edges and every rollup level are read; then again 30-day
- * windows on whole days, as dashboards ask, which read no raw edge). Target: p50 < 50 ms and p99 < 200 ms at
+ * windows on whole days, as dashboards ask, which read no raw edge; and `/v1/stats/dex` over 30 days up to
+ * the indexed head). `/v1/stats/dex`'s naive reads are all it answers (the totals, and every pool's last
+ * state at `until` for its TVL); its totals are also measured alone against the naive totals. The swaps
+ * carry USD as the processor prices them (./bulk/world.ts). Target: p50 < 50 ms and p99 < 200 ms at
  * 30 days, ≥ 10× faster than the naive query.
  * The DEX TVL is first kept at every hour as a server's keeper does at start (timed; api/queries/tvl-keeper.ts),
  * and the DEX TVL history is also measured computed at every boundary (the code before migration 020).
