@@ -181,6 +181,11 @@ export async function measure(store: Store): Promise<{ results: RouteResult[]; k
     (sql: string, extra: Record<string, unknown> = {}) =>
     (w: [number, number]) =>
       store.query(sql, z.unknown(), { since: w[0], until: w[1], ...extra });
+  // All `/v1/stats/dex` answers, read naively: the totals, then every pool's last state at `until`.
+  const naiveDexStats = async (w: [number, number]) => {
+    await naive(NAIVE_DEX)(w);
+    await naive(NAIVE_STATES_AT)(w);
+  };
   const out: RouteResult[] = [];
   for (const [label, seconds, wholeDays] of [
     ["24 h", DAY, false],
@@ -205,10 +210,7 @@ export async function measure(store: Store): Promise<{ results: RouteResult[]; k
     await run(
       "/v1/stats/dex",
       async ([since, until]) => stringifyJson(dexStatsDto(await dexStats(deps, { since, until }))),
-      async (w) => {
-        await naive(NAIVE_DEX)(w);
-        await naive(NAIVE_STATES_AT)(w);
-      },
+      naiveDexStats,
     );
     await run(
       "/v1/stats/dex, its totals alone (no TVL)",
@@ -281,10 +283,7 @@ export async function measure(store: Store): Promise<{ results: RouteResult[]; k
     route: "/v1/stats/dex",
     window: "30 d up to the indexed head",
     api: await timed(toHead, async ([since]) => stringifyJson(dexStatsDto(await dexStats(deps, { since })))),
-    naive: await timed(toHead.slice(0, 4), async (w) => {
-      await naive(NAIVE_DEX)(w);
-      await naive(NAIVE_STATES_AT)(w);
-    }),
+    naive: await timed(toHead.slice(0, 4), naiveDexStats),
   });
   return { results: out, keepTvlSeconds };
 }

@@ -117,7 +117,15 @@ function zipf(n: number, s: number, random: () => number): () => number {
   };
 }
 
-type Router = { address: string; dex: "v1" | "v2"; ptonMaster: string; ptonWallet: string; row: RouterRow };
+type Router = {
+  address: string;
+  dex: "v1" | "v2";
+  /** The curve of the pools it deploys (constant product). */
+  curve: Pool["type"];
+  ptonMaster: string;
+  ptonWallet: string;
+  row: RouterRow;
+};
 type Token = { master: string; decimals: number; ton: boolean };
 type Pool = {
   address: string;
@@ -158,11 +166,12 @@ export function createWorld(options: WorldOptions): World {
   };
   const address = () => `0:${hex(64).toUpperCase()}`;
   const routers: Router[] = (["v1", "v2", "v2"] as const).map((dex, i) => {
-    const r = { address: address(), dex, ptonMaster: address(), ptonWallet: address() };
+    const curve = dex === "v1" ? "v1_constant_product" : "v2_constant_product";
+    const r = { address: address(), dex, curve, ptonMaster: address(), ptonWallet: address() } as const;
     const row: RouterRow = {
       address: r.address,
       dex,
-      pool_type: dex === "v1" ? "v1_constant_product" : "v2_constant_product",
+      pool_type: curve,
       major: dex === "v1" ? 1 : 2,
       minor: dex === "v1" ? 0 : i,
       development: "release",
@@ -210,7 +219,7 @@ export function createWorld(options: WorldOptions): World {
       wallets: [walletOf(tokens[0]), walletOf(tokens[1])],
       reserves: [scale(tokens[0]), scale(tokens[1])],
       lp: 10n ** 12n,
-      type: router.dex === "v1" ? "v1_constant_product" : "v2_constant_product",
+      type: router.curve,
     };
   });
   // The deep TON/USD₮ pools TON's USD price comes from (analytics.md §7.2): 30M TON against 90M USD₮.
@@ -223,7 +232,7 @@ export function createWorld(options: WorldOptions): World {
       tokens: [ton, usdt],
       wallets: [router.ptonWallet, address()],
       reserves: [30_000_000n * 10n ** 9n, 90_000_000n * 10n ** 6n],
-      type: router.dex === "v1" ? "v1_constant_product" : "v2_constant_product",
+      type: router.curve,
     };
   }
   const masterOf = (p: Pool, side: 0 | 1) =>
