@@ -8,9 +8,9 @@
  * count a fact twice; the only duty is to rewrite every bucket whose facts changed, which `writeBatch`
  * does after a batch's facts and before its cursor, and `prepareRollups` does at start for facts written
  * after the stored cursor (a crash between the facts and the cursor). Proof in infra/README.md "Rollups".
- * The hour rows and the state rows are copied, as they are inserted, into tables sorted by time for reads of
- * every pool (pool_rollup_1h_by_bucket, pool_state_rollup_{1h,1d}_by_at: views of migrations 015 and 016),
- * so every rewrite here reaches them too.
+ * The hour, day and state rows are copied, as they are inserted, into tables sorted by time for reads of
+ * every pool (pool_rollup_{1h,1d}_by_bucket, pool_state_rollup_{1h,1d}_by_at: views of migrations 015, 023
+ * and 016), so every rewrite here reaches them too.
  */
 import { z } from "zod";
 import { type FactRows, poolStates } from "../../schemas/facts.ts";

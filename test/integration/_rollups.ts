@@ -4,9 +4,9 @@ import { z } from "zod";
 import type { Store } from "../../infra/store/client.ts";
 
 /**
- * What FINAL reads of the hour rows is the same through the copy sorted by bucket (pool_rollup_1h_by_bucket),
- * and every pool rollup row's plain last_trade is its close (the last executed leg) and its first_trade its
- * open (the first).
+ * What FINAL reads of the hour and day rows is the same through the copies sorted by bucket
+ * (pool_rollup_1h_by_bucket, pool_rollup_1d_by_bucket), and every pool rollup row's plain last_trade is its
+ * close (the last executed leg) and its first_trade its open (the first).
  */
 export async function copiesAgree(t: ExecutionContext, store: Store): Promise<void> {
   const rows = (table: string) =>
@@ -36,6 +36,9 @@ export async function copiesAgree(t: ExecutionContext, store: Store): Promise<vo
   const hours = await rows("pool_rollup_1h");
   t.true(hours.length > 0);
   t.deepEqual(await rows("pool_rollup_1h_by_bucket"), hours);
+  const days = await rows("pool_rollup_1d");
+  t.true(days.length > 0);
+  t.deepEqual(await rows("pool_rollup_1d_by_bucket"), days);
   for (const table of ["pool_rollup_1m", "pool_rollup_1h", "pool_rollup_1d"]) {
     for (const r of await rows(table)) {
       t.deepEqual(r.last_trade, r.close, `${table} ${r.pool} ${r.bucket}`);
