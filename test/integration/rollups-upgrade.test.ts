@@ -1,6 +1,7 @@
 /**
  * A data dir written before migrations 015 to 018 upgrades with its rollups whole: the hour rows copied into
- * pool_rollup_1h_by_bucket, every row's last_trade its close and first_trade its open (the existing parts
+ * pool_rollup_1h_by_bucket (and, by 023, the day rows into pool_rollup_1d_by_bucket), every row's last_trade
+ * its close and first_trade its open (the existing parts
  * materialized), the state rows copied into the tables sorted by time, the wallet ids kept through 017's copy
  * and copied into 018's lookup, the DEX-wide rows kept through 018's copy, each pool's first state day
  * copied into 020's table. Its own file: one chdb path per process.

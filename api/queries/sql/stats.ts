@@ -5,12 +5,12 @@
  * aggregated from the deduplicated facts with the very expressions the rollups are built with
  * (swapLegsSql / LEG_AGGREGATES_SQL, referralEventsSql / REFERRAL_AGGREGATES_SQL), the rest is read from
  * minute, hour and day rows (FINAL on their sorting key; for every pool, the hour and day rows of the copies
- * sorted by bucket: migrations 015 and 023). The pool statistics take the whole
- * partial hours from the facts (`partialHours`: the raw edges and the minutes together), which costs less
- * than the minute rows of every pool (sorted by pool, they lie in pieces over two days' parts). All parts
- * have the same columns, so one UNION ALL merges them: sums add, `groupBitmapMerge` counts the distinct
- * makers (their dense ids) of the union exactly, and a pool's last trade is the plain `last_trade` of its
- * latest row with trades (no argMax state merged per row). Every value is a bound parameter.
+ * sorted by bucket: migrations 015 and 023). The pool statistics take the whole partial hours from the
+ * facts (`partialHours`: the raw edges and the minutes together), which costs less than the minute rows of
+ * every pool (sorted by pool, they lie in pieces over two days' parts). All parts have the same columns, so
+ * one UNION ALL merges them: sums add, `groupBitmapMerge` counts the distinct makers (their dense ids) of the
+ * union exactly, and a pool's last trade is the plain `last_trade` of its latest row with trades (no argMax
+ * state merged per row). Every value is a bound parameter.
  */
 import { z } from "zod";
 import type { Store } from "../../../infra/store/client.ts";
@@ -76,11 +76,11 @@ const EVERY_POOL: PoolTables = { hour: "pool_rollup_1h_by_bucket", day: "pool_ro
  * rows. The hour and day rows of every pool are read from the copies sorted by bucket (one contiguous
  * range each: the day rows of a 30-day window of every pool, bulk store, SQL alone at odd seconds, 77 → 66
  * ms, with `wallets` 180 → 135 ms; on whole days 74 → 54 and 150 → 86 ms), one pool's from the tables
- * sorted by pool. Only the parts the window has are in the statement: planning the
- * legs' expressions alone costs ~7 ms (~14 ms with their aggregates) on the embedded engine, even for an
- * empty range, and a window of whole hours or days has no partial hours. The partial hours aggregate only
- * the columns read, and look up no wallet ids unless the makers are counted (`wallets`): on the bulk
- * store's two partial hours of every pool, ~47 ms with every aggregate and the lookup, ~24 ms without.
+ * sorted by pool. Only the parts the window has are in the statement: planning the legs' expressions alone
+ * costs ~7 ms (~14 ms with their aggregates) on the embedded engine, even for an empty range, and a window
+ * of whole hours or days has no partial hours. The partial hours aggregate only the columns read, and look
+ * up no wallet ids unless the makers are counted (`wallets`): on the bulk store's two partial hours of every
+ * pool, ~47 ms with every aggregate and the lookup, ~24 ms without.
  */
 const poolParts = (tables: PoolTables, has: Present, wallets: boolean) =>
   unionOf([
