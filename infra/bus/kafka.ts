@@ -70,6 +70,8 @@ export type KafkaBusOptions = {
 /** kafkajs's connection retries: about a minute of back-off before a call gives up. */
 const CLIENT_RETRY = { initialRetryTime: 300, maxRetryTime: 5_000, retries: 15 } as const;
 const DEFAULT_MAX_REQUEST_BYTES = 900_000;
+/** The error close() ends the sockets still open with (kafkajs logs it; at debug, as the bus's own). */
+const BUS_CLOSED = "the Kafka bus is closed";
 /** A consumer's own restarts after a broker outage: 1 s doubling, capped at 30 s, without end. */
 const OUTAGE_RESTART = {
   retries: Number.MAX_SAFE_INTEGER,
@@ -130,6 +132,8 @@ export function createKafkaBus(
 ): Bus {
   /** Every socket the clients opened and that is not closed yet (see close()). */
   const sockets = new Set<Socket>();
+  /** Set by close(): what the clients say after it is the bus ending them. */
+  let closed = false;
   const kafka = kafkaOf({
     clientId: options.clientId ?? "tondex",
     brokers: [...options.brokers],
@@ -148,7 +152,10 @@ export function createKafkaBus(
       // kafkajs logs every error answer of the broker ("Response CreateTopics…": the topic exists; "Response
       // Heartbeat…": the group is rebalancing) before its caller handles it; what is not handled reaches
       // this bus's callers as an error. Those lines are debug, not errors of the service.
-      const answer = entry.namespace === "Connection" && String(message).startsWith("Response ");
+      // Nor is the error of the sockets close() ends itself (BUS_CLOSED): a clean stop logs no error.
+      const answer =
+        entry.namespace === "Connection" &&
+        (String(message).startsWith("Response ") || (closed && String(message).endsWith(BUS_CLOSED)));
       const level = answer ? "debug" : entry.level <= logLevel.ERROR ? "error" : "warn";
       options.logger?.[level]({ kafka: { namespace: entry.namespace, ...extra } }, String(message));
     },
@@ -160,7 +167,6 @@ export function createKafkaBus(
   const topicsReady = new Map<string, Promise<void>>();
   let producer: Promise<Producer> | null = null;
   const consumers = new Set<Consumer>();
-  let closed = false;
 
   const ensureTopic = (name: string): Promise<void> => {
     let ready = topicsReady.get(name);
@@ -490,7 +496,7 @@ export function createKafkaBus(
       // kafkajs 2.2.4 reconnects the old group coordinator's connection for a heartbeat, and that broker
       // is no longer among those it disconnects. Nothing may keep the process alive after close. Ended
       // with an error, so that kafkajs's connection rejects what it has queued and drops its timers.
-      for (const socket of sockets) socket.destroy(new Error("the Kafka bus is closed"));
+      for (const socket of sockets) socket.destroy(new Error(BUS_CLOSED));
     },
   };
 }
