@@ -10,7 +10,8 @@
  * after the stored cursor (a crash between the facts and the cursor). Proof in infra/README.md "Rollups".
  * The hour, day and state rows are copied, as they are inserted, into tables sorted by time for reads of
  * every pool (pool_rollup_{1h,1d}_by_bucket, pool_state_rollup_{1h,1d}_by_at: views of migrations 015, 023
- * and 016), so every rewrite here reaches them too.
+ * and 016), so every rewrite here reaches them too. From the hour state rows, every pool's state at each
+ * hour boundary is kept dense (`advanceStateSnapshots`, migration 024).
  */
 import { z } from "zod";
 import { type FactRows, poolStates } from "../../schemas/facts.ts";
@@ -30,6 +31,8 @@ export type DirtyBuckets = {
   readonly state?: readonly number[];
   /** The pools of those states; "all": not known. */
   readonly statePools?: readonly string[] | "all";
+  /** The time of the batch's earliest state (the first snapshot boundary it changes); absent: its minute. */
+  readonly stateFrom?: number;
 };
 
 /** Whether a batch touches no rollup at all. */
@@ -61,7 +64,8 @@ export function dirtyBuckets(rows: FactRows): DirtyBuckets {
   const state = new Set<number>();
   minutesOf(rows.pool_states, state);
   const statePools = [...new Set((rows.pool_states ?? []).map((r) => r.pool))].sort();
-  return { ...out, state: [...state].sort((a, b) => a - b), statePools };
+  const stateFrom = (rows.pool_states ?? []).reduce((t, r) => Math.min(t, r.utime), Number.POSITIVE_INFINITY);
+  return { ...out, state: [...state].sort((a, b) => a - b), statePools, stateFrom };
 }
 
 /** The maker of a swap leg: the user wallet behind it (maker, else the route's sender, else the sender). */
@@ -328,7 +332,12 @@ const ceilSql = (expr: string, step: number) =>
  * state after a pool transaction is a function of the pool's transactions: processors/README.md); FINAL
  * over pool_states costs about a second even on a few pools' keys (10M-state bulk store).
  */
-async function rebuildStates(store: Store, minutes: BucketSet, pools: Pools): Promise<void> {
+async function rebuildStates(
+  store: Store,
+  minutes: BucketSet,
+  pools: Pools,
+  earliest: number = minutes.lo,
+): Promise<void> {
   const filter = `${inBuckets("utime").replace("STEP", "toStartOfMinute")} AND ${POOL_KEYS}`;
   await store.command(
     `INSERT INTO pool_state_rollup_1h (pool, at, lt, utime, ${POOL_STATE_COLUMNS})
@@ -357,7 +366,98 @@ async function rebuildStates(store: Store, minutes: BucketSet, pools: Pools): Pr
       days,
     },
   );
+  // The snapshots from the first boundary these states are part of (that of the earliest state, or of
+  // the first minute's first second), up to the last boundary at or before their last minute.
+  await advanceStateSnapshots(store, ceilTo(earliest, HOUR), floorTo(minutes.hi - MINUTE, HOUR));
 }
+
+/**
+ * The rollup_status row holding the last hour boundary whose dense state snapshot (migration 024,
+ * pool_state_at_hour) is written in full; it only grows (readers take its max, without FINAL).
+ */
+export const STATE_SNAPSHOTS = "state_snapshots";
+/** Hours of snapshots written by one statement (a catch-up over months goes in steps, each recorded). */
+const SNAPSHOT_HOURS_PER_STEP = 7 * 24;
+
+const snapshotStatusRow = z.object({
+  done: z.coerce.number().int(),
+  first: z.coerce.number().int(),
+  newest: z.coerce.number().int(),
+});
+
+/**
+ * Writes the dense state snapshots (migration 024) of every hour boundary from the first one a write
+ * changed (`from`: the boundary of the batch's earliest state; null: none) or the first not written yet,
+ * up to `to` (the last boundary at or before the batch's newest state; null: before the newest state
+ * stored), or to the last one written when that is later (a late state rewrites up to it).
+ * The rows of a boundary are those of the boundary before it, each pool's replaced by its hour row at this
+ * boundary when it has one (the last state in (at − 1 h, at]): so every pool with a state at or before the
+ * boundary has a row, its last state. Exact given the rows of the boundary before, which by induction are
+ * (the first boundary has none before it); a state written later than its boundary's snapshot is a dirty
+ * minute of its batch, so `from` reaches back to it. Each step is recorded only once written, so a process
+ * killed inside one writes it again at the next start (`prepareRollups`: the minutes after the cursor).
+ */
+async function advanceStateSnapshots(
+  store: Store,
+  from: number | null,
+  to: number | null,
+  log?: RollupLog,
+): Promise<void> {
+  const [status] = await store.query(
+    `SELECT (SELECT max(value) FROM rollup_status WHERE name = {name:String}) AS done,
+       ifNull((SELECT toUInt32(at) FROM pool_state_rollup_1h_by_at ORDER BY at LIMIT 1), 0) AS first,
+       ifNull((SELECT toUInt32(utime) FROM pool_states_by_utime ORDER BY utime DESC LIMIT 1), 0) AS newest`,
+    snapshotStatusRow,
+    { name: STATE_SNAPSHOTS },
+  );
+  if (status === undefined || status.first === 0) return; // no state yet
+  const done = status.done > 0 ? status.done : null;
+  // Never past the newest state: a boundary after it is written when a state reaches it.
+  let end = Math.min(to ?? Number.POSITIVE_INFINITY, floorTo(status.newest, HOUR));
+  if (done !== null) end = Math.max(end, done);
+  let start = done === null ? status.first : done + HOUR;
+  if (from !== null) start = Math.min(start, from);
+  start = Math.max(start, status.first); // no pool has a state before the first hour row's boundary
+  const record = async (through: number) => {
+    if (done !== null && through <= done) return;
+    await store.insert("rollup_status", [
+      { name: STATE_SNAPSHOTS, value: through, written_at: Math.floor(Date.now() / 1000) },
+    ]);
+  };
+  for (let lo = start; lo <= end; lo += SNAPSHOT_HOURS_PER_STEP * HOUR) {
+    const hi = Math.min(lo + (SNAPSHOT_HOURS_PER_STEP - 1) * HOUR, end);
+    await store.command(SNAPSHOT_SQL, { lo, hi, before: lo - HOUR, after: hi + HOUR });
+    await record(hi);
+    log?.(
+      { done: (hi - start) / HOUR + 1, hours: (end - start) / HOUR + 1 },
+      `state snapshots: ${(hi - start) / HOUR + 1}/${(end - start) / HOUR + 1} hours`,
+    );
+  }
+  // Boundaries before the first state have no rows, and are written all the same.
+  if (start > end) await record(end);
+}
+
+/**
+ * The snapshots of the boundaries lo..hi: each pool's rows (its snapshot at lo − 1 h, its hour rows in
+ * [lo, hi], the greatest lt of each boundary) in time order, each row repeated at every boundary from its
+ * own to the one before the pool's next row (or hi).
+ */
+const SNAPSHOT_SQL = `INSERT INTO pool_state_at_hour (pool, at, lt, utime, ${POOL_STATE_COLUMNS})
+  SELECT pool, toDateTime(b, 'UTC') AS at, lt, utime, ${POOL_STATE_COLUMNS}
+  FROM (
+    SELECT *, leadInFrame(toUInt32(row_at), 1, {after:UInt32})
+      OVER (PARTITION BY pool ORDER BY row_at ROWS BETWEEN CURRENT ROW AND 1 FOLLOWING) AS next_at
+    FROM (
+      SELECT pool, at AS row_at, lt, utime, ${POOL_STATE_COLUMNS} FROM pool_state_at_hour
+      WHERE at = toDateTime({before:UInt32}, 'UTC')
+      ORDER BY pool, lt DESC LIMIT 1 BY pool
+      UNION ALL
+      SELECT pool, at AS row_at, lt, utime, ${POOL_STATE_COLUMNS} FROM pool_state_rollup_1h_by_at
+      WHERE at >= toDateTime({lo:UInt32}, 'UTC') AND at <= toDateTime({hi:UInt32}, 'UTC')
+      ORDER BY pool, row_at, lt DESC LIMIT 1 BY pool, row_at
+    )
+  )
+  ARRAY JOIN range(greatest(toUInt32(row_at), {lo:UInt32}), toUInt32(next_at), ${HOUR}) AS b`;
 
 /**
  * The swap legs a VWAP can be made of (analytics.md §7.4): executed, both amounts positive, a positive
@@ -457,7 +557,7 @@ export async function refreshRollups(store: Store, dirty: DirtyBuckets): Promise
   const referral = setOf(dirty.referral);
   if (referral !== null) await rebuild(store, REFERRAL, referral);
   const state = setOf(dirty.state ?? []);
-  if (state !== null) await rebuildStates(store, state, dirty.statePools ?? "all");
+  if (state !== null) await rebuildStates(store, state, dirty.statePools ?? "all", dirty.stateFrom);
 }
 
 /** Rewrites every bucket in [lo, hi) (unix seconds) of both families. */
@@ -559,6 +659,9 @@ export async function prepareRollups(
   }
   const dirty = await minutesAfter(store, options.after ?? 0);
   await refreshRollups(store, dirty);
+  // The state snapshots of a data dir from before them (migration 024), with a progress line: up to the
+  // last boundary at or before the newest state (the writer advances them from there).
+  await advanceStateSnapshots(store, null, null, options.log);
   return {
     backfilled: false,
     minutes: dirty.pool.length + dirty.referral.length + (dirty.state?.length ?? 0),

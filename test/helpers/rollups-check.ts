@@ -5,7 +5,8 @@
  * router wallets ordered as strings), the distinct makers and the last executed leg's amounts by chain order
  * (the hour rows also through their copy sorted by bucket); per pool and hour or day boundary, the lt of
  * its last state in the step (the state rollups and their copies sorted by time, and the raw states' copy
- * sorted by time equal to them row for row); per referrer, fee asset
+ * sorted by time equal to them row for row), and per pool and every hour boundary its last state at or
+ * before it (the dense snapshots); per referrer, fee asset
  * and day, accruals and withdrawals. Where the facts equal the ground truth (test/helpers/facts-truth.ts), rollups equal to
  * them equal it too.
  */
@@ -127,6 +128,48 @@ function compare<T extends Record<string, unknown>>(
   return want.size;
 }
 
+const HOUR = 3_600;
+
+/**
+ * The dense state snapshots (024): written up to the last hour boundary at or before the newest state, and
+ * at every boundary up to there each pool with a state at or before it has one row, the lt of its last
+ * state (here the running maximum, boundary after boundary, of the greatest lt of each hour's states).
+ */
+async function snapshotsMatchStates(store: Store, problems: string[]): Promise<number> {
+  const [span] = await store.query(
+    `SELECT toUInt32(min(utime)) AS lo, toUInt32(max(utime)) AS hi, count() AS n,
+       (SELECT max(value) FROM rollup_status WHERE name = 'state_snapshots') AS done
+     FROM pool_states FINAL`,
+    z.object({ lo: z.coerce.number(), hi: z.coerce.number(), n: z.coerce.number(), done: z.coerce.number() }),
+  );
+  if (span === undefined || span.n === 0) return 0;
+  const frontier = Math.floor(span.hi / HOUR) * HOUR;
+  if (frontier < span.lo) return 0; // no boundary has a state yet
+  if (span.done !== frontier) problems.push(`pool_state_at_hour written up to ${span.done}, not ${frontier}`);
+  const hours = await store.query(NAIVE_STATE, stateBucket, { s: HOUR });
+  const byPool = new Map<string, { at: bigint; lt: bigint }[]>();
+  for (const r of hours) byPool.set(r.pool, [...(byPool.get(r.pool) ?? []), r]);
+  const naive: z.infer<typeof stateBucket>[] = [];
+  for (const [pool, rows] of byPool) {
+    rows.sort((a, b) => (a.at < b.at ? -1 : 1));
+    let last = 0n;
+    let i = 0;
+    for (let at = rows[0]?.at ?? 0n; at <= BigInt(frontier); at += BigInt(HOUR)) {
+      for (; i < rows.length && (rows[i] as { at: bigint }).at <= at; i++) {
+        const lt = (rows[i] as { lt: bigint }).lt;
+        if (lt > last) last = lt;
+      }
+      naive.push({ pool, at, lt: last });
+    }
+  }
+  const rolled = await store.query(
+    "SELECT pool, toUInt32(at) AS at, lt FROM pool_state_at_hour FINAL WHERE at <= toDateTime({f:UInt32}, 'UTC')",
+    stateBucket,
+    { f: frontier },
+  );
+  return compare("pool_state_at_hour", (r) => `${r.pool}@${r.at}`, naive, rolled, problems);
+}
+
 export async function rollupsMatchFacts(store: Store): Promise<RollupsCheck> {
   const problems: string[] = [];
   let checked = 0;
@@ -148,6 +191,7 @@ export async function rollupsMatchFacts(store: Store): Promise<RollupsCheck> {
       checked += compare(table, stateKey, naive, rolled, problems);
     }
   }
+  checked += await snapshotsMatchStates(store, problems);
   // The raw states' copy sorted by time (022) holds every state row, unchanged.
   const stateRows = (table: string) =>
     store.query(

@@ -4,7 +4,8 @@
  * its close and first_trade its open (the existing parts
  * materialized), the state rows copied into the tables sorted by time, the wallet ids kept through 017's copy
  * and copied into 018's lookup, the DEX-wide rows kept through 018's copy, each pool's first state day
- * copied into 020's table. Its own file: one chdb path per process.
+ * copied into 020's table, and the dense state snapshots (024) filled at the next start. Its own file: one
+ * chdb path per process.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,7 +15,7 @@ import { z } from "zod";
 import { openStore } from "../../infra/store/client.ts";
 import { writeBatch } from "../../infra/store/facts-writer.ts";
 import { loadMigrations, migrate } from "../../infra/store/migrate.ts";
-import { HOUR } from "../../infra/store/rollups.ts";
+import { HOUR, prepareRollups, STATE_SNAPSHOTS } from "../../infra/store/rollups.ts";
 import type { PoolStateRow } from "../../schemas/facts.ts";
 import { poolStateRow, swapRow } from "./_facts.ts";
 import { copiesAgree, lookupAgrees, stateCopiesAgree } from "./_rollups.ts";
@@ -41,6 +42,16 @@ test("rollups written at schema 014 are copied and materialized by 015 to 018", 
   const pairs = all.find((m) => m.version === 21)?.statements ?? [];
   t.is(pairs.length, 1);
   for (const s of pairs) await store.command(s);
+  // ... and reads 016's hour states and 022's raw states sorted by time to advance 024's snapshots: the
+  // tables made here, empty (016 and 022 copy the rows below into them), so it finds no state to snapshot.
+  for (const [version, table] of [
+    [16, "pool_state_rollup_1h_by_at"],
+    [22, "pool_states_by_utime"],
+  ] as const) {
+    const create = all.find((m) => m.version === version)?.statements[0] ?? "";
+    t.true(create.includes(`CREATE TABLE IF NOT EXISTS ${table} `), table);
+    await store.command(create);
+  }
   const legs = [1, 2, 3, 4].map((i) =>
     swapRow(i, {
       utime: T0 + i * HOUR + 7,
@@ -109,6 +120,27 @@ test("rollups written at schema 014 are copied and materialized by 015 to 018", 
   );
   await copiesAgree(t, store);
   t.is(await stateCopiesAgree(t, store), 3 + 2, "hours 1, 2, 5 and days 1, 2 of the states");
+  // 024: the snapshots are filled at the next start, from the first state's boundary (state 1 at T0 + 5 h
+  // + 11 s: T0 + 6 h) to the last boundary at or before the newest state (state 5: T0 + 25 h), each the
+  // last state at or before it (state 2 from T0 + 11 h).
+  await prepareRollups(store, { after: 104, log: () => {} });
+  const snapshots = await store.query(
+    "SELECT toUInt32(at) AS at, toUInt32(lt) AS lt FROM pool_state_at_hour FINAL WHERE pool = {pool:String} ORDER BY at",
+    z.object({ at: z.number(), lt: z.number() }),
+    { pool: POOL },
+  );
+  t.deepEqual(snapshots, [
+    ...[6, 7, 8, 9, 10].map((h) => ({ at: T0 + h * HOUR, lt: 2_001 })),
+    ...Array.from({ length: 15 }, (_, i) => ({ at: T0 + (11 + i) * HOUR, lt: 2_002 })),
+  ]);
+  t.deepEqual(
+    await store.query(
+      "SELECT toUInt32(max(value)) AS done FROM rollup_status WHERE name = {name:String}",
+      z.object({ done: z.number() }),
+      { name: STATE_SNAPSHOTS },
+    ),
+    [{ done: T0 + 25 * HOUR }],
+  );
   // 020: the pool's first day row (state 1 at T0 + 5 h: the day ending at T0 + 1 day).
   t.deepEqual(
     await store.query(

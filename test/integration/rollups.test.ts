@@ -16,8 +16,16 @@ import { poolState } from "../../dex/amm/index.ts";
 import { openStore, type Store } from "../../infra/store/client.ts";
 import { writeBatch } from "../../infra/store/facts-writer.ts";
 import { migrate } from "../../infra/store/migrate.ts";
-import { BACKFILLED, DAY, HOUR, prepareRollups } from "../../infra/store/rollups.ts";
+import {
+  BACKFILLED,
+  DAY,
+  HOUR,
+  PRICED_PAIRS_FILLED,
+  prepareRollups,
+  STATE_SNAPSHOTS,
+} from "../../infra/store/rollups.ts";
 import type { PoolStateRow, ReferralFeeRow, SwapRow } from "../../schemas/facts.ts";
+import { rollupsMatchFacts } from "../helpers/rollups-check.ts";
 import { poolStateRow, swapRow } from "./_facts.ts";
 import { copiesAgree, stateCopiesAgree } from "./_rollups.ts";
 
@@ -586,5 +594,106 @@ test.serial(
       again.some((l) => l.startsWith("priced pairs")),
       again.join("\n"),
     );
+  },
+);
+
+test.serial(
+  "state snapshots: every pool at every hour boundary up to the newest state; a late state rewrites from its boundary; a data dir from before them fills them at start",
+  async (t) => {
+    const { store } = t.context;
+    const d = T0 + 40 * DAY; // after every other test's states: the newest boundary is this test's
+    const [x, y] = [`0:${"9a".repeat(32)}`, `0:${"9b".repeat(32)}`];
+    const state = (pool: string, lt: number, utime: number): PoolStateRow => ({
+      ...poolStateRow(pool, lt, utime),
+      reserve0: BigInt(lt),
+    });
+    const snapshots = () =>
+      store.query(
+        `SELECT pool, toUInt32(at) AS at, toUInt32(lt) AS lt FROM pool_state_at_hour FINAL
+         WHERE pool IN ({x:String}, {y:String}) ORDER BY at, pool`,
+        z.object({ pool: z.string(), at: z.number(), lt: z.number() }),
+        { x, y },
+      );
+    const done = async () =>
+      (
+        await store.query(
+          "SELECT toUInt32(max(value)) AS done FROM rollup_status WHERE name = {name:String}",
+          z.object({ done: z.number() }),
+          { name: STATE_SNAPSHOTS },
+        )
+      )[0]?.done;
+    // x at d + 30 min: its first boundary d + 1 h is not written while no state has reached it.
+    await writeBatch(store, { pool_states: [state(x, 9_001, d + 30 * 60)] }, position(9_001));
+    t.deepEqual(await snapshots(), []);
+    t.is(await done(), d);
+    // y at d + 3 h + 10 s: the boundaries d + 1 h to d + 3 h are written; y has no state before d + 4 h.
+    await writeBatch(store, { pool_states: [state(y, 9_002, d + 3 * HOUR + 10)] }, position(9_002));
+    const before = [1, 2, 3].map((h) => ({ pool: x, at: d + h * HOUR, lt: 9_001 }));
+    t.deepEqual(await snapshots(), before);
+    t.is(await done(), d + 3 * HOUR);
+    // A late state of x at d + 2 h − 5 s: from its boundary d + 2 h on, and not before.
+    const rewrites = () =>
+      store.query(
+        "SELECT toUInt32(at) AS at, max(written) AS w FROM pool_state_hours_written WHERE at >= toDateTime({d:UInt32}, 'UTC') GROUP BY at ORDER BY at",
+        z.object({ at: z.number(), w: z.string() }),
+        { d },
+      );
+    const writtenBefore = await rewrites();
+    await writeBatch(store, { pool_states: [state(x, 9_003, d + 2 * HOUR - 5)] }, position(9_003));
+    const after = [
+      { pool: x, at: d + HOUR, lt: 9_001 },
+      { pool: x, at: d + 2 * HOUR, lt: 9_003 },
+      { pool: x, at: d + 3 * HOUR, lt: 9_003 },
+    ];
+    t.deepEqual(await snapshots(), after);
+    t.is(await done(), d + 3 * HOUR);
+    const writtenAfter = await rewrites();
+    t.deepEqual(
+      writtenAfter.filter((r) => writtenBefore.find((b) => b.at === r.at)?.w !== r.w).map((r) => r.at),
+      [d + 2 * HOUR, d + 3 * HOUR],
+      "the kept DEX TVL points of the boundaries rewritten are stale, no others",
+    );
+    // The state at an instant of every pool reads the snapshot at d + 3 h and the raw states after it.
+    const at = d + 3 * HOUR + 30;
+    const reserves = async () =>
+      (await selectPoolStateTimeline(store, { first: at, until: at, step: HOUR, snapshotMaxAgeMs: 0 }))
+        .filter((p) => p.pool === x || p.pool === y)
+        .map((p) => ({ pool: p.pool, reserve0: p.state.reserve0 }));
+    t.deepEqual(await reserves(), [
+      { pool: x, reserve0: 9_003n },
+      { pool: y, reserve0: 9_002n },
+    ]);
+    // (the snapshot is what it reads: a row put there by hand, with a greater lt than y's state, is read)
+    const { tx_hash: _hash, mc_seqno: _seqno, ...row } = state(y, 9_999, d + 3 * HOUR);
+    await store.insert("pool_state_at_hour", [{ ...row, at: d + 3 * HOUR }]);
+    t.deepEqual((await reserves())[1], { pool: y, reserve0: 9_999n });
+    await store.command("ALTER TABLE pool_state_at_hour DELETE WHERE lt = 9999 SETTINGS mutations_sync = 2");
+    t.deepEqual((await reserves())[1], { pool: y, reserve0: 9_002n });
+    const check = await rollupsMatchFacts(store);
+    t.deepEqual(check.problems, []);
+    t.true(check.checked > 0);
+    // A data dir from before migration 024: no snapshot, no status. The next start fills them, with a
+    // progress line, from the first state of the store (T0's day) to the newest state's boundary.
+    await store.command("TRUNCATE TABLE pool_state_at_hour");
+    await store.command(
+      "ALTER TABLE rollup_status DELETE WHERE name = {name:String} SETTINGS mutations_sync = 2",
+      { name: STATE_SNAPSHOTS },
+    );
+    t.is(await done(), 0);
+    // (every other rollup is there: the start fills the snapshots alone)
+    const now = Math.floor(Date.now() / 1000);
+    await store.insert("rollup_status", [
+      { name: BACKFILLED, value: 1, written_at: now },
+      { name: PRICED_PAIRS_FILLED, value: 1, written_at: now },
+    ]);
+    const logs: string[] = [];
+    await prepareRollups(store, { after: 100_000, log: (_f, msg) => logs.push(msg) });
+    t.true(
+      logs.some((l) => /^state snapshots: (\d+)\/\1 hours$/.test(l)),
+      logs.join("\n"),
+    );
+    t.deepEqual(await snapshots(), after);
+    t.is(await done(), d + 3 * HOUR);
+    t.deepEqual((await rollupsMatchFacts(store)).problems, []);
   },
 );

@@ -6,7 +6,9 @@
  * Read from the pool-state rollups (infra/store/rollups.ts `rebuildStates`: per pool and hour or day
  * boundary `at`, the last state with utime in (at − step, at]) instead of scanning pool_states: the state
  * at `first` is the latest of the day rows up to the last day boundary ≤ first, the hour rows after it up to
- * the last hour boundary ≤ first, and the raw states after that; later steps read the level their step and
+ * the last hour boundary ≤ first, and the raw states after that; for every pool, the dense snapshot at the
+ * last hour boundary written (migration 024: every pool's last state at or before it) and the raw states
+ * after it, when that boundary is at most a day before `first`. Later steps read the level their step and
  * first boundary are aligned to (days, hours, else the raw states).
  *
  * No FINAL: every read keeps the greatest lt per pool (and step), which is what FINAL would keep of the
@@ -17,7 +19,7 @@
  */
 import { z } from "zod";
 import type { Store } from "../../../infra/store/client.ts";
-import { DAY, HOUR } from "../../../infra/store/rollups.ts";
+import { DAY, HOUR, STATE_SNAPSHOTS } from "../../../infra/store/rollups.ts";
 import type { PoolStatePoint, PoolStateTimelineQuery } from "../../read-model.ts";
 import { str } from "./common.ts";
 import { int, rowReader, text } from "./fast-row.ts";
@@ -66,6 +68,56 @@ const beforeSql = (t: Tables) =>
   UNION ALL
   SELECT ${COLUMNS} FROM ${t.raw} WHERE ${POOLS} AND utime > ${ts("h0")} AND utime <= ${ts("first")}`);
 
+/**
+ * Latest state per pool at `first` from the dense snapshot at boundary `f` (migration 024: every pool's last
+ * state at or before it) and the raw states in (f, first]: one boundary's rows instead of the look-back.
+ */
+const SNAPSHOT_SQL = latestPerPool(`
+  SELECT ${COLUMNS} FROM pool_state_at_hour WHERE at = ${ts("f")}
+  UNION ALL
+  SELECT ${COLUMNS} FROM ${EVERY_POOL.raw} WHERE utime > ${ts("f")} AND utime <= ${ts("first")}`);
+
+/** The last boundary whose snapshot is written in full (infra/store/rollups.ts), 0 when none is. */
+const SNAPSHOTS_DONE_SQL = `SELECT toUInt32(max(value)) AS done FROM rollup_status WHERE name = {name:String}`;
+const doneRow = z.object({ done: z.coerce.number().int() });
+
+/** How long a read of the last snapshot boundary written is used before it is read again (ms). */
+const SNAPSHOTS_DONE_TTL_MS = 10_000;
+type DoneRead = { done: number; readAt: number; reading: Promise<void> | null };
+const snapshotsDone = new WeakMap<Store, DoneRead>();
+
+/**
+ * The last snapshot boundary written, as last read from `store`. It only grows, so a value read earlier is
+ * a boundary whose snapshot is written too (an older one makes a read take more raw states, never a wrong
+ * one): read once, then again in the background once older than `maxAgeMs`, so a request does not pay a
+ * statement for it (~5 ms on the embedded engine, as much as the snapshot's rows). `maxAgeMs` 0: read now.
+ */
+async function lastSnapshot(store: Store, maxAgeMs: number): Promise<number> {
+  const read = async () =>
+    (await store.query(SNAPSHOTS_DONE_SQL, doneRow, { name: STATE_SNAPSHOTS }))[0]?.done ?? 0;
+  const known = snapshotsDone.get(store);
+  if (known === undefined || maxAgeMs === 0) {
+    const done = await read();
+    snapshotsDone.set(store, { done, readAt: Date.now(), reading: null });
+    return done;
+  }
+  if (known.reading === null && Date.now() - known.readAt > maxAgeMs) {
+    known.reading = read()
+      .then((done) => {
+        known.done = Math.max(known.done, done);
+        known.readAt = Date.now();
+      })
+      .catch(() => {}) // read again at the next request
+      .finally(() => {
+        known.reading = null;
+      });
+  }
+  return known.done;
+}
+
+/** The raw states a snapshot read takes at most (after that, the look-back of the rollups reads less). */
+const SNAPSHOT_REACH = DAY;
+
 /** The last day row at or before d1 of each of `pools`. */
 const OLDER_SQL = latestPerPool(
   `SELECT ${COLUMNS} FROM pool_state_rollup_1d WHERE pool IN {pools:Array(String)} AND at <= ${ts("d1")}`,
@@ -110,7 +162,11 @@ function withinLevel(first: number, step: number, t: Tables): string {
 
 export async function selectPoolStateTimeline(
   store: Store,
-  q: PoolStateTimelineQuery & { lookbackDays?: number },
+  q: PoolStateTimelineQuery & {
+    lookbackDays?: number;
+    /** How old a read of the last snapshot boundary written may be (ms); 0: read it now. */
+    snapshotMaxAgeMs?: number;
+  },
 ): Promise<PoolStatePoint[]> {
   const d0 = Math.floor(q.first / DAY) * DAY;
   const h0 = Math.floor(q.first / HOUR) * HOUR;
@@ -121,11 +177,18 @@ export async function selectPoolStateTimeline(
   // The pools that may be quiet for the whole look-back: the listed ones when the caller names them (one
   // statement fewer), else every pool with a day row before it.
   const listed = q.pools === undefined ? q.listed : undefined;
-  const [recent, within, all] = await Promise.all([
+  // Every pool: the snapshot at the last hour boundary at or before `first` that is written, when the raw
+  // states since it are few (the newest boundaries are written as the states come).
+  const [status, later] = await Promise.all([
+    q.pools === undefined ? lastSnapshot(store, q.snapshotMaxAgeMs ?? SNAPSHOTS_DONE_TTL_MS) : 0,
+    q.until > q.first ? store.query(withinLevel(q.first, q.step, tables), pointRow, window) : [],
+  ]);
+  const f = Math.min(h0, status);
+  if (f > 0 && q.first - f <= SNAPSHOT_REACH) {
+    return [...(await store.query(SNAPSHOT_SQL, pointRow, { first: q.first, f })), ...later];
+  }
+  const [recent, all] = await Promise.all([
     store.query(beforeSql(tables), pointRow, { first: q.first, d0, h0, d1, ...pools }),
-    q.until > q.first
-      ? store.query(withinLevel(q.first, q.step, tables), pointRow, window)
-      : Promise.resolve([]),
     listed !== undefined
       ? listed.map((pool) => ({ pool }))
       : store.query(
@@ -138,5 +201,5 @@ export async function selectPoolStateTimeline(
   const quiet = all.map((r) => r.pool).filter((p) => !found.has(p));
   const older =
     quiet.length === 0 ? [] : await store.query(OLDER_SQL, pointRow, { first: q.first, d1, pools: quiet });
-  return [...recent, ...older, ...within];
+  return [...recent, ...older, ...later];
 }

@@ -24,10 +24,11 @@ test("dirty buckets: the minutes of swaps, and of fees and withdrawals, sorted a
     { pool: [D, D + 60], referral: [D - 60, D + 3600], pools: ["0:P", "0:Q"] },
   );
   t.deepEqual(dirtyBuckets({ blocks: [] }), { pool: [], referral: [], pools: [] });
-  // Pool states: their minutes and pools, for the state rollups (a batch of states alone is not clean).
+  // Pool states: their minutes, pools and the earliest state's time (the state rollups and snapshots; a
+  // batch of states alone is not clean).
   const state = (utime: number, pool: string) => ({ utime, pool }) as never;
   const dirty = dirtyBuckets({
-    pool_states: [state(D + 59, "0:B"), state(D + 3600, "0:A"), state(D, "0:B")],
+    pool_states: [state(D + 59, "0:B"), state(D + 3600, "0:A"), state(D + 7, "0:B")],
   });
   t.deepEqual(dirty, {
     pool: [],
@@ -35,6 +36,7 @@ test("dirty buckets: the minutes of swaps, and of fees and withdrawals, sorted a
     pools: [],
     state: [D, D + 3600],
     statePools: ["0:A", "0:B"],
+    stateFrom: D + 7,
   });
   t.false(isClean(dirty));
   t.true(isClean(dirtyBuckets({ blocks: [] })));
