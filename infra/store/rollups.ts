@@ -388,8 +388,9 @@ const snapshotStatusRow = z.object({
 /**
  * Writes the dense state snapshots (migration 024) of every hour boundary from the first one a write
  * changed (`from`: the boundary of the batch's earliest state; null: none) or the first not written yet,
- * up to `to` (the last boundary at or before the batch's newest state; null: before the newest state
- * stored), or to the last one written when that is later (a late state rewrites up to it).
+ * up to `to` (the last boundary at or before the batch's newest state; null: no bound but the newest
+ * state stored, as always: never past the last boundary at or before it), or to the last one written when
+ * that is later (a late state rewrites up to it).
  * The rows of a boundary are those of the boundary before it, each pool's replaced by its hour row at this
  * boundary when it has one (the last state in (at − 1 h, at]): so every pool with a state at or before the
  * boundary has a row, its last state. Exact given the rows of the boundary before, which by induction are

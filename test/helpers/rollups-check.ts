@@ -147,18 +147,16 @@ async function snapshotsMatchStates(store: Store, problems: string[]): Promise<n
   if (frontier < span.lo) return 0; // no boundary has a state yet
   if (span.done !== frontier) problems.push(`pool_state_at_hour written up to ${span.done}, not ${frontier}`);
   const hours = await store.query(NAIVE_STATE, stateBucket, { s: HOUR });
-  const byPool = new Map<string, { at: bigint; lt: bigint }[]>();
-  for (const r of hours) byPool.set(r.pool, [...(byPool.get(r.pool) ?? []), r]);
+  // Per pool, the greatest lt of each hour's states (one row per pool and boundary), from its first hour on.
+  const byPool = new Map<string, Map<bigint, bigint>>();
+  for (const r of hours) byPool.set(r.pool, (byPool.get(r.pool) ?? new Map()).set(r.at, r.lt));
   const naive: z.infer<typeof stateBucket>[] = [];
-  for (const [pool, rows] of byPool) {
-    rows.sort((a, b) => (a.at < b.at ? -1 : 1));
+  for (const [pool, ltAt] of byPool) {
     let last = 0n;
-    let i = 0;
-    for (let at = rows[0]?.at ?? 0n; at <= BigInt(frontier); at += BigInt(HOUR)) {
-      for (; i < rows.length && (rows[i] as { at: bigint }).at <= at; i++) {
-        const lt = (rows[i] as { lt: bigint }).lt;
-        if (lt > last) last = lt;
-      }
+    const first = [...ltAt.keys()].reduce((a, b) => (b < a ? b : a));
+    for (let at = first; at <= BigInt(frontier); at += BigInt(HOUR)) {
+      const lt = ltAt.get(at);
+      if (lt !== undefined && lt > last) last = lt;
       naive.push({ pool, at, lt: last });
     }
   }
