@@ -10,8 +10,8 @@
  * after the stored cursor (a crash between the facts and the cursor). Proof in infra/README.md "Rollups".
  * The hour, day and state rows are copied, as they are inserted, into tables sorted by time for reads of
  * every pool (pool_rollup_{1h,1d}_by_bucket, pool_state_rollup_{1h,1d}_by_at: views of migrations 015, 023
- * and 016), so every rewrite here reaches them too. From the hour state rows, every pool's state at each
- * hour boundary is kept dense (`advanceStateSnapshots`, migration 024).
+ * and 016), so every rewrite here reaches them too. From the hour rows, every pool's state at each hour
+ * boundary (migration 024) and its running sums before it (migration 025) are kept dense (`advanceHours`).
  */
 import { z } from "zod";
 import { type FactRows, poolStates } from "../../schemas/facts.ts";
@@ -371,79 +371,99 @@ async function rebuildStates(
   await advanceStateSnapshots(store, ceilTo(earliest, HOUR), floorTo(minutes.hi - MINUTE, HOUR));
 }
 
-/**
- * The rollup_status row holding the last hour boundary whose dense state snapshot (migration 024,
- * pool_state_at_hour) is written in full; it only grows (readers take its max, without FINAL).
- */
-export const STATE_SNAPSHOTS = "state_snapshots";
-/** Hours of snapshots written by one statement (a catch-up over months goes in steps, each recorded). */
-const SNAPSHOT_HOURS_PER_STEP = 7 * 24;
-
-const snapshotStatusRow = z.object({
-  done: z.coerce.number().int(),
-  first: z.coerce.number().int(),
-  newest: z.coerce.number().int(),
-});
+/** Hours of a dense table written by one statement (a catch-up over months goes in steps, each recorded). */
+const DENSE_HOURS_PER_STEP = 7 * 24;
 
 /**
- * Writes the dense state snapshots (migration 024) of every hour boundary from the first one a write
- * changed (`from`: the boundary of the batch's earliest state; null: none) or the first not written yet,
- * up to `to` (the last boundary at or before the batch's newest state; null: no bound but the newest
- * state stored, as always: never past the last boundary at or before it), or to the last one written when
- * that is later (a late state rewrites up to it).
- * The rows of a boundary are those of the boundary before it, each pool's replaced by its hour row at this
- * boundary when it has one (the last state in (at − 1 h, at]): so every pool with a state at or before the
- * boundary has a row, its last state. Exact given the rows of the boundary before, which by induction are
- * (the first boundary has none before it); a state written later than its boundary's snapshot is a dirty
- * minute of its batch, so `from` reaches back to it. Each step is recorded only once written, so a process
- * killed inside one writes it again at the next start (`prepareRollups`: the minutes after the cursor).
+ * A table with a row per pool and hour boundary, each boundary's rows made from the boundary before and the
+ * hour rows ending at it (`advanceHours`): the dense state snapshots (024) and the running sums (025).
  */
-async function advanceStateSnapshots(
+type DenseHours = {
+  /** The rollup_status row holding the last boundary written in full; it only grows (readers take its max). */
+  readonly status: string;
+  /** The first boundary that can have rows (unix seconds; none: no row at all yet). */
+  readonly firstSql: string;
+  /** The time of the newest fact the rows are made of: no boundary after the last one at or before it. */
+  readonly newestSql: string;
+  /** INSERT of the boundaries {lo}..{hi} (hour multiples), given those of {before} = lo − 1 h; {after} = hi + 1 h. */
+  readonly sql: string;
+  /** What the progress lines name. */
+  readonly what: string;
+};
+
+/**
+ * Writes the boundaries of a dense table from the first one a write changed (`from`: null, none) or the
+ * first not written yet, up to `to` (the last boundary at or before the batch's newest fact; null: no
+ * bound but the newest fact stored, as always: never past the last boundary at or before it), or to the
+ * last one written when that is later (a late fact rewrites up to it).
+ * Exact given the rows of the boundary before, which by induction are (the first boundary has none before
+ * it); a fact written later than its boundary is a dirty minute of its batch, so `from` reaches back to
+ * it. Each step is recorded only once written, so a process killed inside one writes it again at the next
+ * start (`prepareRollups`: the minutes after the cursor).
+ */
+async function advanceHours(
   store: Store,
+  dense: DenseHours,
   from: number | null,
   to: number | null,
   log?: RollupLog,
 ): Promise<void> {
   const [status] = await store.query(
     `SELECT (SELECT max(value) FROM rollup_status WHERE name = {name:String}) AS done,
-       ifNull((SELECT toUInt32(at) FROM pool_state_rollup_1h_by_at ORDER BY at LIMIT 1), 0) AS first,
-       ifNull((SELECT toUInt32(utime) FROM pool_states_by_utime ORDER BY utime DESC LIMIT 1), 0) AS newest`,
-    snapshotStatusRow,
-    { name: STATE_SNAPSHOTS },
+       ifNull((${dense.firstSql}), 0) AS first, ifNull((${dense.newestSql}), 0) AS newest`,
+    denseStatusRow,
+    { name: dense.status },
   );
-  if (status === undefined || status.first === 0) return; // no state yet
+  if (status === undefined || status.first === 0) return; // no fact yet
   const done = status.done > 0 ? status.done : null;
-  // Never past the newest state: a boundary after it is written when a state reaches it.
+  // Never past the newest fact: a boundary after it is written when a fact reaches it.
   let end = Math.min(to ?? Number.POSITIVE_INFINITY, floorTo(status.newest, HOUR));
   if (done !== null) end = Math.max(end, done);
   let start = done === null ? status.first : done + HOUR;
   if (from !== null) start = Math.min(start, from);
-  start = Math.max(start, status.first); // no pool has a state before the first hour row's boundary
+  start = Math.max(start, status.first); // no boundary before the first one has rows
   const record = async (through: number) => {
     if (done !== null && through <= done) return;
     await store.insert("rollup_status", [
-      { name: STATE_SNAPSHOTS, value: through, written_at: Math.floor(Date.now() / 1000) },
+      { name: dense.status, value: through, written_at: Math.floor(Date.now() / 1000) },
     ]);
   };
-  for (let lo = start; lo <= end; lo += SNAPSHOT_HOURS_PER_STEP * HOUR) {
-    const hi = Math.min(lo + (SNAPSHOT_HOURS_PER_STEP - 1) * HOUR, end);
-    await store.command(SNAPSHOT_SQL, { lo, hi, before: lo - HOUR, after: hi + HOUR });
+  for (let lo = start; lo <= end; lo += DENSE_HOURS_PER_STEP * HOUR) {
+    const hi = Math.min(lo + (DENSE_HOURS_PER_STEP - 1) * HOUR, end);
+    await store.command(dense.sql, { lo, hi, before: lo - HOUR, after: hi + HOUR });
     await record(hi);
     log?.(
       { done: (hi - start) / HOUR + 1, hours: (end - start) / HOUR + 1 },
-      `state snapshots: ${(hi - start) / HOUR + 1}/${(end - start) / HOUR + 1} hours`,
+      `${dense.what}: ${(hi - start) / HOUR + 1}/${(end - start) / HOUR + 1} hours`,
     );
   }
-  // Boundaries before the first state have no rows, and are written all the same.
+  // Boundaries before the first fact's have no rows, and are written all the same.
   if (start > end) await record(end);
 }
 
+const denseStatusRow = z.object({
+  done: z.coerce.number().int(),
+  first: z.coerce.number().int(),
+  newest: z.coerce.number().int(),
+});
+
+/** rollup_status: the last hour boundary whose dense state snapshot (migration 024) is written in full. */
+export const STATE_SNAPSHOTS = "state_snapshots";
+
 /**
- * The snapshots of the boundaries lo..hi: each pool's rows (its snapshot at lo − 1 h, its hour rows in
- * [lo, hi], the greatest lt of each boundary) in time order, each row repeated at every boundary from its
- * own to the one before the pool's next row (or hi).
+ * The dense state snapshots (migration 024, pool_state_at_hour): per hour boundary, every pool's last state
+ * at or before it. The rows of a boundary are those of the boundary before it, each pool's replaced by its
+ * hour row at this boundary when it has one (the last state in (at − 1 h, at]): so every pool with a state at
+ * or before the boundary has a row, its last state. The statement takes each pool's rows (its snapshot at
+ * lo − 1 h, its hour rows in [lo, hi], the greatest lt of each boundary) in time order, each row repeated at
+ * every boundary from its own to the one before the pool's next row (or hi).
  */
-const SNAPSHOT_SQL = `INSERT INTO pool_state_at_hour (pool, at, lt, utime, ${POOL_STATE_COLUMNS})
+const STATE_SNAPSHOT_HOURS: DenseHours = {
+  status: STATE_SNAPSHOTS,
+  firstSql: "SELECT toUInt32(at) FROM pool_state_rollup_1h_by_at ORDER BY at LIMIT 1",
+  newestSql: "SELECT toUInt32(utime) FROM pool_states_by_utime ORDER BY utime DESC LIMIT 1",
+  what: "state snapshots",
+  sql: `INSERT INTO pool_state_at_hour (pool, at, lt, utime, ${POOL_STATE_COLUMNS})
   SELECT pool, toDateTime(b, 'UTC') AS at, lt, utime, ${POOL_STATE_COLUMNS}
   FROM (
     SELECT *, leadInFrame(toUInt32(row_at), 1, {after:UInt32})
@@ -458,7 +478,77 @@ const SNAPSHOT_SQL = `INSERT INTO pool_state_at_hour (pool, at, lt, utime, ${POO
       ORDER BY pool, row_at, lt DESC LIMIT 1 BY pool, row_at
     )
   )
-  ARRAY JOIN range(greatest(toUInt32(row_at), {lo:UInt32}), toUInt32(next_at), ${HOUR}) AS b`;
+  ARRAY JOIN range(greatest(toUInt32(row_at), {lo:UInt32}), toUInt32(next_at), ${HOUR}) AS b`,
+};
+
+/** rollup_status: the last hour boundary whose running sums (migration 025) are written in full. */
+export const POOL_SUMS = "pool_sums";
+
+/**
+ * The running sums' columns added boundary after boundary (migration 025), as the hour rows name them: every
+ * sum of the pool statistics (api/queries/sql/stats.ts reads these and the makers' bitmap).
+ */
+export const POOL_SUM_COLUMNS = [
+  "trades",
+  "not_executed",
+  "volume_a",
+  "volume_b",
+  "protocol_fee_a",
+  "protocol_fee_b",
+  "protocol_fee_unknown",
+  "referral_fee_a",
+  "referral_fee_b",
+  "volume_usd",
+  "untracked_volume_usd",
+  "lp_fee_usd",
+  "volume_usd_unknown",
+] as const satisfies readonly LegAggregate[];
+
+/**
+ * The running sums (migration 025, pool_sums_at_hour): per hour boundary and pool, the sums of the pool's
+ * legs before it. The row of a boundary is the pool's row at the boundary before plus its hour row ending
+ * at this boundary (bucket = boundary − 1 h), so every pool with a leg before the boundary has a row. The
+ * statement takes each pool's rows (its sums at lo − 1 h, its hour rows ending in [lo, hi]) in time order,
+ * sums them up to each row (and keeps the last executed leg of the latest row with trades), and repeats
+ * each row at every boundary from its own to the one before the pool's next row (or hi).
+ */
+const POOL_SUM_HOURS: DenseHours = {
+  status: POOL_SUMS,
+  firstSql: `SELECT toUInt32(bucket) + ${HOUR} FROM pool_rollup_1h_by_bucket ORDER BY bucket LIMIT 1`,
+  newestSql: "SELECT toUInt32(utime) FROM swaps ORDER BY utime DESC LIMIT 1",
+  what: "pool sums",
+  sql: `INSERT INTO pool_sums_at_hour (at, pool, ${POOL_SUM_COLUMNS.join(", ")}, last_trade, last_trade_hour, hours, version)
+  SELECT toDateTime(b, 'UTC') AS at, pool, ${POOL_SUM_COLUMNS.join(", ")},
+    last.1 AS last_trade, toDateTime(last.2, 'UTC') AS last_trade_hour, hours, ${VERSION} AS version
+  FROM (
+    SELECT pool, row_at, ${POOL_SUM_COLUMNS.map((c) => `sum(add_${c}) OVER upto AS ${c}`).join(", ")},
+      argMaxIf((add_last_trade, add_last_hour), row_at, add_trades > 0) OVER upto AS last,
+      toUInt32(sum(add_hours) OVER upto) AS hours,
+      leadInFrame(row_at, 1, {after:UInt32})
+        OVER (PARTITION BY pool ORDER BY row_at ROWS BETWEEN CURRENT ROW AND 1 FOLLOWING) AS next_at
+    FROM (
+      SELECT pool, toUInt32(at) AS row_at, ${POOL_SUM_COLUMNS.map((c) => `${c} AS add_${c}`).join(", ")},
+        last_trade AS add_last_trade, toUInt32(last_trade_hour) AS add_last_hour, hours AS add_hours
+      FROM pool_sums_at_hour FINAL WHERE at = toDateTime({before:UInt32}, 'UTC')
+      UNION ALL
+      SELECT pool, toUInt32(toUInt32(bucket) + ${HOUR}) AS row_at,
+        ${POOL_SUM_COLUMNS.map((c) => `${c} AS add_${c}`).join(", ")},
+        last_trade AS add_last_trade, toUInt32(bucket) AS add_last_hour, toUInt32(1) AS add_hours
+      FROM pool_rollup_1h_by_bucket FINAL
+      WHERE bucket >= toDateTime({before:UInt32}, 'UTC') AND bucket < toDateTime({hi:UInt32}, 'UTC')
+    )
+    WINDOW upto AS (PARTITION BY pool ORDER BY row_at ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
+  )
+  ARRAY JOIN range(greatest(row_at, {lo:UInt32}), next_at, ${HOUR}) AS b`,
+};
+
+/** The dense state snapshots (024) of every boundary from `from` (see `advanceHours`). */
+const advanceStateSnapshots = (store: Store, from: number | null, to: number | null, log?: RollupLog) =>
+  advanceHours(store, STATE_SNAPSHOT_HOURS, from, to, log);
+
+/** The running sums (025) of every boundary from `from` (see `advanceHours`). */
+const advancePoolSums = (store: Store, from: number | null, to: number | null, log?: RollupLog) =>
+  advanceHours(store, POOL_SUM_HOURS, from, to, log);
 
 /**
  * The swap legs a VWAP can be made of (analytics.md §7.4): executed, both amounts positive, a positive
@@ -554,6 +644,9 @@ export async function refreshRollups(store: Store, dirty: DirtyBuckets): Promise
     await rebuild(store, POOL, pool, dirty.pools ?? "all");
     await rebuild(store, DEX, pool);
     await rebuildPricedPairs(store, pool);
+    // The running sums from the first boundary after the first minute's hour, up to the last boundary at or
+    // before the last minute.
+    await advancePoolSums(store, floorTo(pool.lo, HOUR) + HOUR, floorTo(pool.hi - MINUTE, HOUR));
   }
   const referral = setOf(dirty.referral);
   if (referral !== null) await rebuild(store, REFERRAL, referral);
@@ -570,6 +663,7 @@ export async function refreshRange(store: Store, lo: number, hi: number): Promis
   await rebuild(store, REFERRAL, all);
   await rebuildStates(store, all, "all");
   await rebuildPricedPairs(store, all);
+  await advancePoolSums(store, floorTo(all.lo, HOUR) + HOUR, floorTo(all.hi - MINUTE, HOUR));
 }
 
 const minuteRow = z.object({ m: z.coerce.number().int() });
@@ -663,6 +757,8 @@ export async function prepareRollups(
   // The state snapshots of a data dir from before them (migration 024), with a progress line: up to the
   // last boundary at or before the newest state (the writer advances them from there).
   await advanceStateSnapshots(store, null, null, options.log);
+  // Likewise the running sums of a data dir from before them (migration 025).
+  await advancePoolSums(store, null, null, options.log);
   return {
     backfilled: false,
     minutes: dirty.pool.length + dirty.referral.length + (dirty.state?.length ?? 0),
@@ -759,6 +855,13 @@ export function partialHours(since: number, until: number): readonly [Range, Ran
         [b, end],
       ]
     : [[since, end], EMPTY];
+}
+
+/** The whole hours of [since, until] (inclusive seconds): [first hour boundary, last one), null when none. */
+export function wholeHours(since: number, until: number): Range | null {
+  const a = ceilTo(since, HOUR);
+  const b = floorTo(until + 1, HOUR);
+  return a < b ? [a, b] : null;
 }
 
 const putRanges = (out: Record<string, number>, prefix: string, ranges: readonly Range[]) =>

@@ -42,19 +42,22 @@ const referralBucket = z.object({
   withdrawn_usd_unknown: u,
 });
 /** Float USD sums: equal up to the order of additions. */
-const NEAR_KEYS = ["accrued_usd", "withdrawn_usd"];
+const NEAR_KEYS = ["accrued_usd", "withdrawn_usd", "usd"];
+
+/** One row per swap leg of a pool, oriented on its two router wallets ordered as strings. */
+const NAIVE_LEGS = `
+    SELECT ifNull(pool, '') AS pool, utime, ifNull(amount_out, toUInt256(0)) > 0 AS ok,
+      ifNull(offer_router_wallet, '') AS ow, ifNull(ask_router_wallet, '') AS aw,
+      if(ow < aw, amount_in, ifNull(amount_out, toUInt256(0))) AS a,
+      if(ow < aw, ifNull(amount_out, toUInt256(0)), amount_in) AS bv,
+      coalesce(maker, route_sender, sender, '') AS maker, ifNull(volume_usd, 0) AS usd, mc_seqno, lt, id
+    FROM swaps FINAL`;
 
 const NAIVE_POOL = `
   SELECT pool, intDiv(toUnixTimestamp(utime), {s:UInt32}) * {s:UInt32} AS b,
     countIf(ok) AS trades, sumIf(a, ok) AS va, sumIf(bv, ok) AS vb, uniqExactIf(maker, ok) AS wallets,
     argMaxIf((a, bv), (mc_seqno, lt, id), ok) AS last
-  FROM (
-    SELECT ifNull(pool, '') AS pool, utime, ifNull(amount_out, toUInt256(0)) > 0 AS ok,
-      ifNull(offer_router_wallet, '') AS ow, ifNull(ask_router_wallet, '') AS aw,
-      if(ow < aw, amount_in, ifNull(amount_out, toUInt256(0))) AS a,
-      if(ow < aw, ifNull(amount_out, toUInt256(0)), amount_in) AS bv,
-      coalesce(maker, route_sender, sender, '') AS maker, mc_seqno, lt, id
-    FROM swaps FINAL)
+  FROM (${NAIVE_LEGS})
   WHERE pool != ''
   GROUP BY pool, b
   HAVING trades > 0`;
@@ -168,6 +171,81 @@ async function snapshotsMatchStates(store: Store, problems: string[]): Promise<n
   return compare("pool_state_at_hour", (r) => `${r.pool}@${r.at}`, naive, rolled, problems);
 }
 
+const sumsBucket = z.object({
+  pool: z.string(),
+  b: u,
+  trades: u,
+  failed: u,
+  va: u,
+  vb: u,
+  usd: z.coerce.number(),
+  last: z.tuple([u, u]),
+  last_hour: u,
+});
+
+/**
+ * The running sums (025): written up to the last hour boundary at or before the newest swap, and at every
+ * boundary up to there each pool with a leg before it has one row, the sums of its legs before the boundary
+ * (here added up, boundary after boundary, from each hour's legs) and its last executed leg and that leg's hour.
+ */
+async function sumsMatchLegs(store: Store, problems: string[]): Promise<number> {
+  const [span] = await store.query(
+    `SELECT toUInt32(max(utime)) AS hi, count() AS n,
+       (SELECT max(value) FROM rollup_status WHERE name = 'pool_sums') AS done
+     FROM swaps FINAL`,
+    z.object({ hi: z.coerce.number(), n: z.coerce.number(), done: z.coerce.number() }),
+  );
+  if (span === undefined || span.n === 0) return 0;
+  const hours = await store.query(
+    `SELECT pool, intDiv(toUnixTimestamp(utime), 3600) * 3600 AS b, countIf(ok) AS trades,
+       countIf(NOT ok) AS failed, sumIf(a, ok) AS va, sumIf(bv, ok) AS vb, sumIf(usd, ok) AS usd,
+       argMaxIf((a, bv), (mc_seqno, lt, id), ok) AS last, b AS last_hour
+     FROM (${NAIVE_LEGS}) WHERE pool != '' GROUP BY pool, b ORDER BY pool, b`,
+    sumsBucket,
+  );
+  if (hours.length === 0) return 0;
+  const frontier = BigInt(Math.floor(span.hi / HOUR) * HOUR);
+  if (BigInt(span.done) !== frontier)
+    problems.push(`pool_sums_at_hour written up to ${span.done}, not ${frontier}`);
+  const byPool = new Map<string, z.infer<typeof sumsBucket>[]>();
+  for (const r of hours) byPool.set(r.pool, [...(byPool.get(r.pool) ?? []), r]);
+  const naive: z.infer<typeof sumsBucket>[] = [];
+  for (const [pool, rows] of byPool) {
+    const run = {
+      pool,
+      b: 0n,
+      trades: 0n,
+      failed: 0n,
+      va: 0n,
+      vb: 0n,
+      usd: 0,
+      last: [0n, 0n] as [bigint, bigint],
+      last_hour: 0n,
+    };
+    let i = 0;
+    for (let b = (rows[0]?.b ?? 0n) + BigInt(HOUR); b <= frontier; b += BigInt(HOUR)) {
+      for (; i < rows.length && (rows[i] as z.infer<typeof sumsBucket>).b < b; i++) {
+        const h = rows[i] as z.infer<typeof sumsBucket>;
+        run.trades += h.trades;
+        run.failed += h.failed;
+        run.va += h.va;
+        run.vb += h.vb;
+        run.usd += h.usd;
+        if (h.trades > 0n) [run.last, run.last_hour] = [h.last, h.b];
+      }
+      naive.push({ ...run, b });
+    }
+  }
+  const rolled = await store.query(
+    `SELECT pool, toUInt32(at) AS b, trades, not_executed AS failed, volume_a AS va, volume_b AS vb,
+       toFloat64(volume_usd) AS usd, last_trade AS last, toUInt32(last_trade_hour) AS last_hour
+     FROM pool_sums_at_hour FINAL WHERE at <= toDateTime({f:UInt32}, 'UTC')`,
+    sumsBucket,
+    { f: Number(frontier) },
+  );
+  return compare("pool_sums_at_hour", (r) => `${r.pool}@${r.b}`, naive, rolled, problems);
+}
+
 export async function rollupsMatchFacts(store: Store): Promise<RollupsCheck> {
   const problems: string[] = [];
   let checked = 0;
@@ -190,6 +268,7 @@ export async function rollupsMatchFacts(store: Store): Promise<RollupsCheck> {
     }
   }
   checked += await snapshotsMatchStates(store, problems);
+  checked += await sumsMatchLegs(store, problems);
   // The raw states' copy sorted by time (022) holds every state row, unchanged.
   const stateRows = (table: string) =>
     store.query(

@@ -4,7 +4,7 @@
  * its close and first_trade its open (the existing parts
  * materialized), the state rows copied into the tables sorted by time, the wallet ids kept through 017's copy
  * and copied into 018's lookup, the DEX-wide rows kept through 018's copy, each pool's first state day
- * copied into 020's table, and the dense state snapshots (024) filled at the next start. Its own file: one
+ * copied into 020's table, and the dense state snapshots (024) and running sums (025) filled at the next start. Its own file: one
  * chdb path per process.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -15,7 +15,7 @@ import { z } from "zod";
 import { openStore } from "../../infra/store/client.ts";
 import { writeBatch } from "../../infra/store/facts-writer.ts";
 import { loadMigrations, migrate } from "../../infra/store/migrate.ts";
-import { HOUR, prepareRollups, STATE_SNAPSHOTS } from "../../infra/store/rollups.ts";
+import { HOUR, POOL_SUMS, prepareRollups, STATE_SNAPSHOTS } from "../../infra/store/rollups.ts";
 import type { PoolStateRow } from "../../schemas/facts.ts";
 import { poolStateRow, swapRow } from "./_facts.ts";
 import { copiesAgree, lookupAgrees, stateCopiesAgree } from "./_rollups.ts";
@@ -52,6 +52,20 @@ test("rollups written at schema 014 are copied and materialized by 015 to 018", 
     t.true(create.includes(`CREATE TABLE IF NOT EXISTS ${table} `), table);
     await store.command(create);
   }
+  // ... and reads 015's hour rows sorted by bucket to advance 025's running sums: the table made here as 015
+  // makes it (its hour rows' columns, last_trade among them), empty (015 copies the rows below into it), so
+  // it finds no hour to add up.
+  const m15 = all.find((m) => m.version === 15)?.statements ?? [];
+  const copy = m15.find((s) => s.includes("CREATE TABLE IF NOT EXISTS pool_rollup_1h_by_bucket "));
+  const column = m15.find((s) =>
+    s.startsWith("ALTER TABLE pool_rollup_1h ADD COLUMN IF NOT EXISTS last_trade"),
+  );
+  t.truthy(copy);
+  t.truthy(column);
+  await store.command(copy ?? "");
+  await store.command(
+    (column ?? "").replace("ALTER TABLE pool_rollup_1h ", "ALTER TABLE pool_rollup_1h_by_bucket "),
+  );
   const legs = [1, 2, 3, 4].map((i) =>
     swapRow(i, {
       utime: T0 + i * HOUR + 7,
@@ -140,6 +154,30 @@ test("rollups written at schema 014 are copied and materialized by 015 to 018", 
       { name: STATE_SNAPSHOTS },
     ),
     [{ done: T0 + 25 * HOUR }],
+  );
+  // 025: the running sums are filled at the next start, from the boundary after the first leg's hour (leg
+  // 1 at T0 + 1 h + 7 s: T0 + 2 h) to the last boundary at or before the newest swap (leg 4: T0 + 4 h), each
+  // the sums of the legs before it (leg i: 1,000·i of token_a).
+  t.deepEqual(
+    await store.query(
+      `SELECT toUInt32(at) AS at, trades, toString(volume_a) AS volume_a FROM pool_sums_at_hour FINAL
+       WHERE pool = {pool:String} ORDER BY at`,
+      z.object({ at: z.number(), trades: z.coerce.number(), volume_a: z.string() }),
+      { pool: legs[0]?.pool },
+    ),
+    [
+      { at: T0 + 2 * HOUR, trades: 1, volume_a: "1000" },
+      { at: T0 + 3 * HOUR, trades: 2, volume_a: "3000" },
+      { at: T0 + 4 * HOUR, trades: 3, volume_a: "6000" },
+    ],
+  );
+  t.deepEqual(
+    await store.query(
+      "SELECT toUInt32(max(value)) AS done FROM rollup_status WHERE name = {name:String}",
+      z.object({ done: z.number() }),
+      { name: POOL_SUMS },
+    ),
+    [{ done: T0 + 4 * HOUR }],
   );
   // 020: the pool's first day row (state 1 at T0 + 5 h: the day ending at T0 + 1 day).
   t.deepEqual(

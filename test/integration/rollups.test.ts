@@ -8,8 +8,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import anyTest, { type TestFn } from "ava";
+import anyTest, { type ExecutionContext, type TestFn } from "ava";
 import { z } from "zod";
+import { selectPoolStats } from "../../api/queries/sql/stats.ts";
 import { selectPoolStateTimeline } from "../../api/queries/sql/tvl.ts";
 import { MemoryReadModel } from "../../api/read-model-memory.ts";
 import { poolState } from "../../dex/amm/index.ts";
@@ -20,6 +21,7 @@ import {
   BACKFILLED,
   DAY,
   HOUR,
+  POOL_SUMS,
   PRICED_PAIRS_FILLED,
   prepareRollups,
   STATE_SNAPSHOTS,
@@ -65,6 +67,44 @@ const position = (mc_seqno: number) => ({
   mc_seqno,
   next_offset: BigInt(++seq),
 });
+
+/**
+ * A data dir from before a dense hourly table (`table`, status row `status`): neither its rows nor its
+ * status, every other rollup there. The next start fills it alone, with a progress line (`what: n/n hours`).
+ */
+async function startWithout(
+  t: ExecutionContext<unknown>,
+  store: Store,
+  table: string,
+  status: string,
+  what: string,
+): Promise<void> {
+  await store.command(`TRUNCATE TABLE ${table}`);
+  await store.command(
+    "ALTER TABLE rollup_status DELETE WHERE name = {name:String} SETTINGS mutations_sync = 2",
+    {
+      name: status,
+    },
+  );
+  const [left] = await store.query(
+    "SELECT count() AS n FROM rollup_status WHERE name = {name:String}",
+    z.object({ n: z.coerce.number() }),
+    { name: status },
+  );
+  t.is(left?.n, 0);
+  const now = Math.floor(Date.now() / 1000);
+  await store.insert("rollup_status", [
+    { name: BACKFILLED, value: 1, written_at: now },
+    { name: PRICED_PAIRS_FILLED, value: 1, written_at: now },
+  ]);
+  const logs: string[] = [];
+  await prepareRollups(store, { after: 100_000, log: (_f, msg) => logs.push(msg) });
+  const line = new RegExp(`^${what}: (\\d+)/\\1 hours$`);
+  t.true(
+    logs.some((l) => line.test(l)),
+    logs.join("\n"),
+  );
+}
 
 const leg = (i: number, utime: number, o: Partial<SwapRow> = {}): SwapRow =>
   swapRow(i, {
@@ -674,25 +714,152 @@ test.serial(
     t.true(check.checked > 0);
     // A data dir from before migration 024: no snapshot, no status. The next start fills them, with a
     // progress line, from the first state of the store (T0's day) to the newest state's boundary.
-    await store.command("TRUNCATE TABLE pool_state_at_hour");
-    await store.command(
-      "ALTER TABLE rollup_status DELETE WHERE name = {name:String} SETTINGS mutations_sync = 2",
-      { name: STATE_SNAPSHOTS },
-    );
-    t.is(await done(), 0);
-    // (every other rollup is there: the start fills the snapshots alone)
-    const now = Math.floor(Date.now() / 1000);
-    await store.insert("rollup_status", [
-      { name: BACKFILLED, value: 1, written_at: now },
-      { name: PRICED_PAIRS_FILLED, value: 1, written_at: now },
-    ]);
-    const logs: string[] = [];
-    await prepareRollups(store, { after: 100_000, log: (_f, msg) => logs.push(msg) });
-    t.true(
-      logs.some((l) => /^state snapshots: (\d+)\/\1 hours$/.test(l)),
-      logs.join("\n"),
-    );
+    await startWithout(t, store, "pool_state_at_hour", STATE_SNAPSHOTS, "state snapshots");
     t.deepEqual(await snapshots(), after);
+    t.is(await done(), d + 3 * HOUR);
+    t.deepEqual((await rollupsMatchFacts(store)).problems, []);
+  },
+);
+
+test.serial(
+  "pool sums: every pool's running totals at every hour boundary up to the newest swap; a late leg rewrites from the next boundary on; every pool's statistics read them; a data dir from before them fills them at start",
+  async (t) => {
+    const { store } = t.context;
+    const d = T0 + 50 * DAY; // after every other test's swaps: the newest boundary is this test's
+    const [x, y, z5] = [`0:${"5a".repeat(32)}`, `0:${"5b".repeat(32)}`, `0:${"5c".repeat(32)}`];
+    const sums = () =>
+      store.query(
+        `SELECT pool, toUInt32(at) AS at, trades, toString(volume_a) AS volume_a, last_trade.1 AS last_a
+         FROM pool_sums_at_hour FINAL
+         WHERE pool IN ({x:String}, {y:String}) AND at >= toDateTime({d:UInt32}, 'UTC') ORDER BY at, pool`,
+        z.object({
+          pool: z.string(),
+          at: z.number(),
+          trades: z.coerce.number(),
+          volume_a: z.string(),
+          last_a: z.string(),
+        }),
+        { x, y, d },
+      );
+    const versions = () =>
+      store.query(
+        `SELECT toUInt32(at) AS at, toString(max(version)) AS v FROM pool_sums_at_hour
+         WHERE pool = {x:String} GROUP BY at ORDER BY at`,
+        z.object({ at: z.number(), v: z.string() }),
+        { x },
+      );
+    const done = async () =>
+      (
+        await store.query(
+          "SELECT toUInt32(max(value)) AS done FROM rollup_status WHERE name = {name:String}",
+          z.object({ done: z.number() }),
+          { name: POOL_SUMS },
+        )
+      )[0]?.done;
+    // Two legs of x in the hour after d: no boundary after them is written while no swap has reached it.
+    // (and a leg of z worth 1e20 USD: its running USD sums dwarf what comes after)
+    await writeBatch(
+      store,
+      {
+        swaps: [
+          leg(501, d + 600, { pool: x }),
+          leg(502, d + 700, { pool: x }),
+          leg(505, d + 300, { pool: z5, volume_usd: 1e20 }),
+        ],
+      },
+      position(9_101),
+    );
+    t.deepEqual(await sums(), []);
+    t.is(await done(), d);
+    // A leg of y at d + 3 h + 10 s: the boundaries d + 1 h to d + 3 h are written, with x's two legs.
+    await writeBatch(
+      store,
+      {
+        swaps: [
+          leg(504, d + 3 * HOUR + 10, { pool: y }),
+          leg(506, d + 2 * HOUR + 100, { pool: z5, volume_usd: 2.5 }),
+          leg(507, d + 3 * HOUR + 15, { pool: z5, volume_usd: 1.25 }),
+        ],
+      },
+      position(9_102),
+    );
+    const two = { pool: x, trades: 2, volume_a: "1003000", last_a: "502000" };
+    t.deepEqual(
+      await sums(),
+      [1, 2, 3].map((h) => ({ ...two, at: d + h * HOUR })),
+    );
+    t.is(await done(), d + 3 * HOUR);
+    // A late leg of x at d + 2 h − 5 s: the boundaries after its hour (d + 2 h, d + 3 h), not d + 1 h.
+    const before = await versions();
+    await writeBatch(store, { swaps: [leg(503, d + 2 * HOUR - 5, { pool: x })] }, position(9_103));
+    const three = { pool: x, trades: 3, volume_a: "1506000", last_a: "503000" };
+    t.deepEqual(await sums(), [
+      { ...two, at: d + HOUR },
+      { ...three, at: d + 2 * HOUR },
+      { ...three, at: d + 3 * HOUR },
+    ]);
+    t.is(await done(), d + 3 * HOUR);
+    const after = await versions();
+    t.deepEqual(
+      after.filter((r) => before.find((b) => b.at === r.at)?.v !== r.v).map((r) => r.at),
+      [d + 2 * HOUR, d + 3 * HOUR],
+    );
+    // Every pool's statistics without the makers: the whole hours [d + 1 h, d + 3 h) are the sums at d + 3 h
+    // less those at d + 1 h, the partial hours at both ends from the legs (x's leg 502, y's leg).
+    const w = { since: d + 650, until: d + 3 * HOUR + 20 };
+    const ours = (r: { pool: string }) => [x, y, z5].includes(r.pool);
+    const stats = async () =>
+      (await selectPoolStats(store, w, null, false, { sumsMaxAgeMs: 0 })).filter(ours).map((r) => ({
+        pool: r.pool,
+        trades: r.trades,
+        volume_a: r.volume_a,
+        last: r.last[0],
+        volume_usd: r.volume_usd,
+      }));
+    const expected = [
+      { pool: x, trades: 2, volume_a: 1_005_000n, last: 503_000n, volume_usd: 0 },
+      { pool: y, trades: 1, volume_a: 504_000n, last: 504_000n, volume_usd: 0 },
+      // z's whole hours: 1e20 + 2.5 less 1e20 is 0 in floats; its USD differences are flagged and read from
+      // its hour rows instead: 2.5 and the edge's 1.25
+      { pool: z5, trades: 2, volume_a: 1_013_000n, last: 507_000n, volume_usd: 3.75 },
+    ];
+    t.deepEqual(await stats(), expected);
+    const [zSums] = await store.query(
+      `SELECT anyIf(volume_usd, at = toDateTime({s2:UInt32}, 'UTC')) - anyIf(volume_usd, at = toDateTime({s1:UInt32}, 'UTC')) AS d
+       FROM pool_sums_at_hour FINAL WHERE pool = {z:String}`,
+      z.object({ d: z.number() }),
+      { z: z5, s1: d + HOUR, s2: d + 3 * HOUR },
+    );
+    t.is(zSums?.d, 0, "the float difference has lost z's 2.5 USD");
+    // (the same as the hour rows and legs give, which the read counting the makers takes)
+    const withMakers = await selectPoolStats(store, w, null, true);
+    t.deepEqual(
+      withMakers.filter(ours).map((r) => ({ ...r, unique_wallets: null })),
+      (await selectPoolStats(store, w, null, false, { sumsMaxAgeMs: 0 })).filter(ours),
+    );
+    // (the sums are what it reads: a row put there by hand with 10 more trades at d + 3 h is read; the row
+    // put back with a greater version, the sums are as written again)
+    const [row] = await store.query(
+      `SELECT * EXCEPT (at, version), toUInt32(at) AS at, version FROM pool_sums_at_hour FINAL
+       WHERE pool = {x:String} AND at = toDateTime({at:UInt32}, 'UTC')`,
+      z.object({ trades: z.coerce.number(), version: z.coerce.bigint() }).passthrough(),
+      { x, at: d + 3 * HOUR },
+    );
+    if (row === undefined) return t.fail("x has no sums at d + 3 h");
+    await store.insert("pool_sums_at_hour", [{ ...row, trades: row.trades + 10, version: row.version + 1n }]);
+    t.is((await stats())[0]?.trades, 12);
+    await store.insert("pool_sums_at_hour", [{ ...row, version: row.version + 2n }]);
+    t.deepEqual(await stats(), expected);
+    const check = await rollupsMatchFacts(store);
+    t.deepEqual(check.problems, []);
+    // A data dir from before migration 025: no sums, no status. The next start fills them, with a progress
+    // line, from the first swap's hour to the newest swap's boundary.
+    await startWithout(t, store, "pool_sums_at_hour", POOL_SUMS, "pool sums");
+    t.deepEqual(await sums(), [
+      { ...two, at: d + HOUR },
+      { ...three, at: d + 2 * HOUR },
+      { ...three, at: d + 3 * HOUR },
+    ]);
     t.is(await done(), d + 3 * HOUR);
     t.deepEqual((await rollupsMatchFacts(store)).problems, []);
   },

@@ -24,6 +24,7 @@ import type { PoolStatePoint, PoolStateTimelineQuery } from "../../read-model.ts
 import { str } from "./common.ts";
 import { int, rowReader, text } from "./fast-row.ts";
 import { CURVE_COLUMNS, readCurveState } from "./pools.ts";
+import { rollupDone } from "./rollup-status.ts";
 
 /** Only the curve's columns: a state row's fees, supply and lock value nothing (~30% of the read). */
 const COLUMNS = `pool, lt, ${CURVE_COLUMNS}`;
@@ -76,44 +77,6 @@ const SNAPSHOT_SQL = latestPerPool(`
   SELECT ${COLUMNS} FROM pool_state_at_hour WHERE at = ${ts("f")}
   UNION ALL
   SELECT ${COLUMNS} FROM ${EVERY_POOL.raw} WHERE utime > ${ts("f")} AND utime <= ${ts("first")}`);
-
-/** The last boundary whose snapshot is written in full (infra/store/rollups.ts), 0 when none is. */
-const SNAPSHOTS_DONE_SQL = `SELECT toUInt32(max(value)) AS done FROM rollup_status WHERE name = {name:String}`;
-const doneRow = z.object({ done: z.coerce.number().int() });
-
-/** How long a read of the last snapshot boundary written is used before it is read again (ms). */
-const SNAPSHOTS_DONE_TTL_MS = 10_000;
-type DoneRead = { done: number; readAt: number; reading: Promise<void> | null };
-const snapshotsDone = new WeakMap<Store, DoneRead>();
-
-/**
- * The last snapshot boundary written, as last read from `store`. It only grows, so a value read earlier is
- * a boundary whose snapshot is written too (an older one makes a read take more raw states, never a wrong
- * one): read once, then again in the background once older than `maxAgeMs`, so a request does not pay a
- * statement for it (~5 ms on the embedded engine, as much as the snapshot's rows). `maxAgeMs` 0: read now.
- */
-async function lastSnapshot(store: Store, maxAgeMs: number): Promise<number> {
-  const read = async () =>
-    (await store.query(SNAPSHOTS_DONE_SQL, doneRow, { name: STATE_SNAPSHOTS }))[0]?.done ?? 0;
-  const known = snapshotsDone.get(store);
-  if (known === undefined || maxAgeMs === 0) {
-    const done = await read();
-    snapshotsDone.set(store, { done, readAt: Date.now(), reading: null });
-    return done;
-  }
-  if (known.reading === null && Date.now() - known.readAt > maxAgeMs) {
-    known.reading = read()
-      .then((done) => {
-        known.done = Math.max(known.done, done);
-        known.readAt = Date.now();
-      })
-      .catch(() => {}) // read again at the next request
-      .finally(() => {
-        known.reading = null;
-      });
-  }
-  return known.done;
-}
 
 /** The raw states a snapshot read takes at most (after that, the look-back of the rollups reads less). */
 const SNAPSHOT_REACH = DAY;
@@ -180,7 +143,7 @@ export async function selectPoolStateTimeline(
   // Every pool: the snapshot at the last hour boundary at or before `first` that is written, when the raw
   // states since it are few (the newest boundaries are written as the states come).
   const [status, later] = await Promise.all([
-    q.pools === undefined ? lastSnapshot(store, q.snapshotMaxAgeMs ?? SNAPSHOTS_DONE_TTL_MS) : 0,
+    q.pools === undefined ? rollupDone(store, STATE_SNAPSHOTS, q.snapshotMaxAgeMs) : 0,
     q.until > q.first ? store.query(withinLevel(q.first, q.step, tables), pointRow, window) : [],
   ]);
   const f = Math.min(h0, status);

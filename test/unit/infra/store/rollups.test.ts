@@ -8,6 +8,7 @@ import {
   MINUTE,
   partialHours,
   piecesParams,
+  wholeHours,
   windowPieces,
 } from "../../../../infra/store/rollups.ts";
 
@@ -128,5 +129,29 @@ test("partial hours: the raw edges and the minute pieces of a window together", 
     for (const [a, b] of edges) {
       for (const [c, d] of inner) t.true(b <= c || d <= a, "the partial hours overlap no hour or day piece");
     }
+  }
+});
+
+test("whole hours: the window less its partial hours, [first boundary, last boundary)", (t) => {
+  t.deepEqual(wholeHours(D + 3 * HOUR + 17, D + 2 * DAY + 5 * HOUR + 41), [
+    D + 4 * HOUR,
+    D + 2 * DAY + 5 * HOUR,
+  ]);
+  t.deepEqual(wholeHours(D, D + HOUR - 1), [D, D + HOUR]);
+  t.is(wholeHours(D + 10, D + HOUR + 20), null);
+  t.is(wholeHours(D + 1, D), null);
+  // With the partial hours, every second of the window once.
+  for (const [since, until] of [
+    [D + 3 * HOUR + 17, D + 2 * DAY + 5 * HOUR + 41],
+    [D + 1, D + 2 * HOUR + 1],
+    [D, D + 30 * DAY - 1],
+    [D + 7, D + 30 * DAY - 5],
+  ] as const) {
+    const whole = wholeHours(since, until);
+    const [head, tail] = partialHours(since, until);
+    t.truthy(whole);
+    if (whole === null) continue;
+    t.deepEqual([head[1], tail[0]], whole, `${since}..${until}`);
+    t.deepEqual([head[0], tail[1]], [since, until + 1]);
   }
 });
