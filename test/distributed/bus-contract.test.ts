@@ -497,12 +497,18 @@ test("kafka: a clean stop logs no error (the sockets the bus ends on close are i
     { maxBatch: 20, maxWaitMs: 10 },
   );
   await until(() => read === 1);
+  // What is logged from the stop on (before it, the broker may have had its say: a consumer restarted by
+  // kafkajs while the group coordinator loads logs "Crash: … The coordinator is loading", a real event).
+  const stopping = lines.length;
   await bus.close();
   await t.notThrowsAsync(consumer.done);
   await new Promise((r) => setTimeout(r, 200)); // what the clients log as their sockets end
   const PINO_ERROR = 50;
   t.deepEqual(
-    lines.filter((l) => l.level >= PINO_ERROR).map((l) => l.msg),
+    lines
+      .slice(stopping)
+      .filter((l) => l.level >= PINO_ERROR)
+      .map((l) => l.msg),
     [],
   );
 });
