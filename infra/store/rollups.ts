@@ -101,7 +101,7 @@ const legsSql = (where: string) => `
   SELECT ifNull(pool, '') AS pool, utime, dex, router,
     ifNull(offer_router_wallet, '') AS ow, ifNull(ask_router_wallet, '') AS aw,
     least(ow, aw) AS token_a, greatest(ow, aw) AS token_b,
-    ifNull(amount_out > 0, false) AS ok,
+    ${OK_SQL} AS ok,
     if(ow = token_a, amount_in, ifNull(amount_out, toUInt256(0))) AS amount_a,
     if(ow = token_a, ifNull(amount_out, toUInt256(0)), amount_in) AS amount_b,
     if(aw = token_a, ifNull(protocol_fee, toUInt256(0)), toUInt256(0)) AS protocol_fee_a,
@@ -112,10 +112,25 @@ const legsSql = (where: string) => `
     ${WALLET_SQL} AS wallet,
     (mc_seqno, lt, id) AS ord,
     if(amount_a > 0 AND amount_b > 0, toFloat64(amount_b) / toFloat64(amount_a), NULL) AS price,
-    ifNull(volume_usd, 0) AS leg_volume_usd, volume_usd IS NULL AS leg_volume_usd_null,
-    ifNull(untracked_volume_usd, 0) AS leg_untracked_volume_usd, ifNull(lp_fee_usd, 0) AS leg_lp_fee_usd
+    ${USD_LEG_SQL}
   FROM swaps FINAL
   WHERE pool != '' AND (${where})`;
+
+/** Whether a leg executed: the pool paid an output. */
+const OK_SQL = "ifNull(amount_out > 0, false)";
+/** A leg's USD columns: its values (0 when unknown) and whether its tracked volume is unknown. */
+const USD_LEG_SQL = `ifNull(volume_usd, 0) AS leg_volume_usd, volume_usd IS NULL AS leg_volume_usd_null,
+    ifNull(untracked_volume_usd, 0) AS leg_untracked_volume_usd, ifNull(lp_fee_usd, 0) AS leg_lp_fee_usd`;
+
+/**
+ * The legs matching `where` with only what the DEX-wide figures take (executed or not, the maker's id, the
+ * USD columns), defined as in swapLegsSql: the pools' sides and amounts are not computed. Half the cost of
+ * swapLegsSql's for the raw edges of a DEX-wide window (bulk store, 30 days at odd seconds: ~21 → ~9 ms).
+ */
+export const dexLegsSql = (where: string) => `SELECT legs.*, ifNull(ids.id, 0) AS wallet_id FROM (
+    SELECT utime, ${OK_SQL} AS ok, ${WALLET_SQL} AS wallet, ${USD_LEG_SQL}
+    FROM swaps FINAL WHERE pool != '' AND (${where})) AS legs
+  LEFT JOIN wallet_id_lookup AS ids ON legs.wallet = ids.wallet`;
 
 /** Each pool rollup column aggregated from legs (swapLegsSql), in the table's column order. */
 const LEG_AGGREGATES = {
@@ -254,7 +269,7 @@ const DEX: Family = {
       groupBitmapStateIf(wallet_id, ok) AS wallet_bitmap, sumIf(leg_volume_usd, ok) AS volume_usd,
       sumIf(leg_untracked_volume_usd, ok) AS untracked_volume_usd, sumIf(leg_lp_fee_usd, ok) AS lp_fee_usd,
       countIf(ok AND leg_volume_usd_null) AS volume_usd_unknown, ${VERSION} AS version
-    FROM (${swapLegsSql(inBuckets("utime").replace("STEP", "toStartOfMinute"))})
+    FROM (${dexLegsSql(inBuckets("utime").replace("STEP", "toStartOfMinute"))})
     GROUP BY bucket`,
   merge: `sum(trades) AS trades, sum(not_executed) AS not_executed, groupBitmapMergeState(wallet_bitmap) AS wallet_bitmap,
     sum(volume_usd) AS volume_usd, sum(untracked_volume_usd) AS untracked_volume_usd,

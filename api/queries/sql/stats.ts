@@ -15,6 +15,7 @@
 import { z } from "zod";
 import type { Store } from "../../../infra/store/client.ts";
 import {
+  dexLegsSql,
   type LegAggregate,
   legAggregatesSql,
   POOL_SUM_COLUMNS,
@@ -240,7 +241,7 @@ const dexTotalsSql = memoByParts(
     ${unionOf([
       has.raw &&
         `SELECT ${legAggregatesSql(WIDE_AGGREGATES)}
-    FROM (${swapLegsSql(piecesWhere("utime", "r"))})`,
+    FROM (${dexLegsSql(piecesWhere("utime", "r"))})`,
       has.minute && widePart("dex_rollup_1m", "m"),
       has.hour && widePart("dex_rollup_1h", "h"),
       has.day && widePart("dex_rollup_1d", "d"),
