@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import test from "ava";
 import { z } from "zod";
+import { rollupDone } from "../../api/queries/sql/rollup-status.ts";
 import { openStore } from "../../infra/store/client.ts";
 import { writeBatch } from "../../infra/store/facts-writer.ts";
 import { loadMigrations, migrate } from "../../infra/store/migrate.ts";
@@ -147,14 +148,7 @@ test("rollups written at schema 014 are copied and materialized by 015 to 018", 
     ...[6, 7, 8, 9, 10].map((h) => ({ at: T0 + h * HOUR, lt: 2_001 })),
     ...Array.from({ length: 15 }, (_, i) => ({ at: T0 + (11 + i) * HOUR, lt: 2_002 })),
   ]);
-  t.deepEqual(
-    await store.query(
-      "SELECT toUInt32(max(value)) AS done FROM rollup_status WHERE name = {name:String}",
-      z.object({ done: z.number() }),
-      { name: STATE_SNAPSHOTS },
-    ),
-    [{ done: T0 + 25 * HOUR }],
-  );
+  t.is(await rollupDone(store, STATE_SNAPSHOTS, 0), T0 + 25 * HOUR);
   // 025: the running sums are filled at the next start, from the boundary after the first leg's hour (leg
   // 1 at T0 + 1 h + 7 s: T0 + 2 h) to the last boundary at or before the newest swap (leg 4: T0 + 4 h), each
   // the sums of the legs before it (leg i: 1,000·i of token_a).
@@ -171,14 +165,7 @@ test("rollups written at schema 014 are copied and materialized by 015 to 018", 
       { at: T0 + 4 * HOUR, trades: 3, volume_a: "6000" },
     ],
   );
-  t.deepEqual(
-    await store.query(
-      "SELECT toUInt32(max(value)) AS done FROM rollup_status WHERE name = {name:String}",
-      z.object({ done: z.number() }),
-      { name: POOL_SUMS },
-    ),
-    [{ done: T0 + 4 * HOUR }],
-  );
+  t.is(await rollupDone(store, POOL_SUMS, 0), T0 + 4 * HOUR);
   // 020: the pool's first day row (state 1 at T0 + 5 h: the day ending at T0 + 1 day).
   t.deepEqual(
     await store.query(

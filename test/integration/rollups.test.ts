@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import anyTest, { type ExecutionContext, type TestFn } from "ava";
 import { z } from "zod";
+import { rollupDone } from "../../api/queries/sql/rollup-status.ts";
 import { selectPoolStats } from "../../api/queries/sql/stats.ts";
 import { selectPoolStateTimeline } from "../../api/queries/sql/tvl.ts";
 import { MemoryReadModel } from "../../api/read-model-memory.ts";
@@ -654,14 +655,7 @@ test.serial(
         z.object({ pool: z.string(), at: z.number(), lt: z.number() }),
         { x, y },
       );
-    const done = async () =>
-      (
-        await store.query(
-          "SELECT toUInt32(max(value)) AS done FROM rollup_status WHERE name = {name:String}",
-          z.object({ done: z.number() }),
-          { name: STATE_SNAPSHOTS },
-        )
-      )[0]?.done;
+    const done = () => rollupDone(store, STATE_SNAPSHOTS, 0);
     // x at d + 30 min: its first boundary d + 1 h is not written while no state has reached it.
     await writeBatch(store, { pool_states: [state(x, 9_001, d + 30 * 60)] }, position(9_001));
     t.deepEqual(await snapshots(), []);
@@ -748,14 +742,7 @@ test.serial(
         z.object({ at: z.number(), v: z.string() }),
         { x },
       );
-    const done = async () =>
-      (
-        await store.query(
-          "SELECT toUInt32(max(value)) AS done FROM rollup_status WHERE name = {name:String}",
-          z.object({ done: z.number() }),
-          { name: POOL_SUMS },
-        )
-      )[0]?.done;
+    const done = () => rollupDone(store, POOL_SUMS, 0);
     // Two legs of x in the hour after d: no boundary after them is written while no swap has reached it.
     // (and a leg of z worth 1e20 USD: its running USD sums dwarf what comes after)
     await writeBatch(
