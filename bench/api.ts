@@ -27,7 +27,10 @@
  * The app runs in this process; the bare server (./bare.mjs) and the load generator (./load.mjs,
  * autocannon) each run in a child process of their own.
  *
- * Run alone: `node --import tsx bench/api.ts`; bench/run.ts imports `runApiBench`.
+ * The server runs under the V8 flags of the launchers (bin/node-flags.ts: a larger young generation) when
+ * this process does: `npm run bench` passes them, and the header line says which flags it ran with.
+ *
+ * Run alone: `node --max-semi-space-size=64 --import tsx bench/api.ts`; bench/run.ts imports `runApiBench`.
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -42,6 +45,7 @@ import { friendly } from "../api/mappers/common.ts";
 import { isKnownPool, type KnownPoolRecord } from "../api/read-model.ts";
 import { ClickHouseReadModel } from "../api/read-model-clickhouse.ts";
 import { loadConfig } from "../bin/config.ts";
+import { SERVER_NODE_FLAGS } from "../bin/node-flags.ts";
 import { startPipeline } from "../bin/pipeline.ts";
 import { startServer } from "../bin/server.ts";
 import { applyLibraryPatches } from "../infra/library-patches/index.ts";
@@ -404,9 +408,12 @@ export function printApiBench(r: ApiBench): void {
     `  (${fmt(l.total)} requests, ${l.failed} failed)`;
   const verdict = (target: number | undefined, ok: boolean) =>
     target === undefined ? "" : `  target ${target} ${ok ? "meets" : "BELOW"}`;
+  // The server runs in this process: under the launchers' V8 flags only when started with them.
+  const flags = SERVER_NODE_FLAGS.filter((f) => process.execArgv.includes(f));
   console.log(
     `API over loopback (${CONNECTIONS} connections, ${SECONDS} s each; devnet ${r.devnet.blocks} blocks, ` +
-      `${fmt(r.devnet.transactions)} tx, ${r.pools} pools with reserves)`,
+      `${fmt(r.devnet.transactions)} tx, ${r.pools} pools with reserves; server V8 flags: ` +
+      `${flags.length === SERVER_NODE_FLAGS.length ? flags.join(" ") : `not the launchers' (${SERVER_NODE_FLAGS.join(" ")}): run it with npm run bench`})`,
   );
   for (const k of r.kinds) {
     console.log(

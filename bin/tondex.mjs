@@ -1,6 +1,7 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=64
 // Entry point of the `tondex` CLI. The project is TypeScript run through tsx (no build step):
-// register tsx's ESM loader, then hand over to the typed CLI in main.ts.
+// register tsx's ESM loader, then hand over to the typed CLI in main.ts. The V8 flags on the first line
+// are bin/node-flags.ts's SERVER_NODE_FLAGS (`env -S` splits them: GNU coreutils 8.30+, BSD env).
 import { fileURLToPath } from "node:url";
 import { register } from "tsx/esm/api";
 
