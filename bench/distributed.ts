@@ -25,6 +25,7 @@ import { pathToFileURL } from "node:url";
 import { z } from "zod";
 import { loadConfig } from "../bin/config.ts";
 import { kafkaBusOf } from "../bin/distributed.ts";
+import { SERVER_NODE_FLAGS } from "../bin/node-flags.ts";
 import { createLogger } from "../infra/log.ts";
 import { openStore, type Store } from "../infra/store/client.ts";
 import { readCursor } from "../infra/store/facts-writer.ts";
@@ -69,7 +70,8 @@ function tondex(
   args: string[],
   env: Record<string, string>,
 ): { child: ChildProcess; exited: Promise<number | null>; log: string[] } {
-  const child = spawn(process.execPath, [TONDEX, ...args], {
+  // As the launchers start it (bin/node-flags.ts).
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, TONDEX, ...args], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

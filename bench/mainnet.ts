@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
+import { SERVER_NODE_FLAGS } from "../bin/node-flags.ts";
 import { startStandin } from "../test/helpers/toncenter/blocks.ts";
 import { loadAllTraces } from "../test/helpers/traces.ts";
 
@@ -64,7 +65,8 @@ export async function runMainnetBackfill(
   try {
     await exec(
       process.execPath,
-      [TONDEX, "backfill", "--from", String(first), "--to", String(first + BLOCKS - 1)],
+      // As the launchers start it (bin/node-flags.ts).
+      [...SERVER_NODE_FLAGS, TONDEX, "backfill", "--from", String(first), "--to", String(first + BLOCKS - 1)],
       {
         env: {
           ...process.env,
