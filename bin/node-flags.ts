@@ -1,8 +1,9 @@
 /**
  * V8 flags of the CLI's general launchers: bin/tondex, the shebang of bin/tondex.mjs (what `npm link` and
  * `npx tondex` run), `npm start` and `npm run bench` (the API benchmark measures the server `tondex start`
- * runs, in its own process). V8 reads them only when the process starts, so they are written on those
- * command lines; test/unit/bin/launchers.test.ts keeps every one of them carrying exactly these.
+ * runs, in its own process); the benchmarks that start tondex processes (bench/distributed.ts,
+ * bench/mainnet.ts) pass them too. V8 reads them only when the process starts, so they are written on
+ * those command lines; test/unit/bin/launchers.test.ts keeps every launcher carrying them.
  *
  * A young generation of up to 64 MiB per semi-space (Node's default tops out at 16 MiB; V8 grows it only
  * under allocation pressure, so an idle process does not hold it). A distinct quote allocates some 30 KB
