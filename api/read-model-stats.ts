@@ -26,6 +26,7 @@ import {
   type PoolStatsRow,
   type ReferrerAssetRow,
   selectDexTotals,
+  selectDexWallets,
   selectPoolSides,
   selectPoolStats,
   selectReferrerAssets,
@@ -69,6 +70,8 @@ export type CandleQuery = {
 export interface StatsReadModel {
   /** Totals over every pool, or one pool. */
   dexTotals(w: Window, pool: RawAddress | null): Promise<DexTotalsRow>;
+  /** The distinct makers of every pool: `dexTotals(w, null).unique_wallets`, read alone. */
+  dexWallets(w: Window): Promise<number>;
   /**
    * One row per pool with a swap leg in the window (or only `pool`). Each row's distinct makers are
    * counted for one pool, and for every pool only when `wallets` (else null).
@@ -99,6 +102,10 @@ export class ClickHouseStatsReadModel implements StatsReadModel {
 
   dexTotals(w: Window, pool: RawAddress | null): Promise<DexTotalsRow> {
     return selectDexTotals(this.store, w, pool === null ? null : norm(pool));
+  }
+
+  dexWallets(w: Window): Promise<number> {
+    return selectDexWallets(this.store, w);
   }
 
   poolStats(w: Window, pool: RawAddress | null, wallets: boolean): Promise<PoolStatsRow[]> {

@@ -64,9 +64,10 @@ export async function poolStats(
   const w = checkWindow(q.since, q.until);
   const pool = q.pool ?? null;
   // One pool: its row's distinct makers are the answer's (a second read of the same rollup rows spared).
-  const [rows, totals] = await Promise.all([
+  // Every pool's: the distinct makers of all of them, read alone (the list has no other DEX-wide figure).
+  const [rows, wallets] = await Promise.all([
     stats.poolStats(w, pool, q.wallets === true),
-    pool === null ? stats.dexTotals(w, null) : null,
+    pool === null ? stats.dexWallets(w) : null,
   ]);
   const records = await poolRecords(
     deps,
@@ -114,7 +115,7 @@ export async function poolStats(
       last: r.trades > 0 ? { base: lastBase, quote: lastQuote } : null,
     };
   });
-  return { ...w, uniqueWallets: totals?.unique_wallets ?? onePoolWallets(rows), pools };
+  return { ...w, uniqueWallets: wallets ?? onePoolWallets(rows), pools };
 }
 
 /**

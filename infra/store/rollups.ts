@@ -83,21 +83,13 @@ const walletsOfSql = (where: string) => `
  * One executed-or-not swap leg per row, of the swaps matching `where` (applied inside, on the sorting key
  * `utime`, so FINAL reads only those granules) (no alias may hide a filtered column: ClickHouse resolves WHERE
  * names to SELECT aliases first, so the filters are written on the aliases), oriented on the pool's two router
- * wallets sorted as strings (token_a < token_b), so a bucket needs no join. Shared by the minute rebuild and
- * the API's reads of the sub-minute edges of a window (api/queries/stats.ts), so both aggregate the same
- * definition. `wallet_id` is the maker's dense id (wallet_ids, looked up by key in its copy wallet_id_lookup:
- * migration 018, `assignWalletIds`; a LEFT JOIN on that table's primary key is a key lookup per
- * maker); 0 only for a wallet not assigned yet (facts written and not yet rolled up: the rollup rebuild
- * assigns before it aggregates).
+ * wallets sorted as strings (token_a < token_b), so a bucket needs no join. What every pool rollup row
+ * (second and minute, and through them hour and day) is aggregated from. `wallet_id` is the maker's dense id
+ * (wallet_ids, looked up by key in its copy wallet_id_lookup: migration 018, `assignWalletIds`; a LEFT JOIN on
+ * that table's primary key is a key lookup per maker); 0 only for a wallet not assigned yet (the rollup
+ * rebuild assigns before it aggregates).
  */
-export const swapLegsSql = (where: string, options: { walletIds?: boolean } = {}) =>
-  options.walletIds === false
-    ? `SELECT legs.*, toUInt32(0) AS wallet_id FROM (${legsSql(where)}) AS legs`
-    : `SELECT legs.*, ifNull(ids.id, 0) AS wallet_id FROM (${legsSql(where)}) AS legs
-  LEFT JOIN wallet_id_lookup AS ids ON legs.wallet = ids.wallet`;
-
-/** swapLegsSql's legs before the wallet ids: a reader that counts no makers asks without them (`walletIds`). */
-const legsSql = (where: string) => `
+export const swapLegsSql = (where: string) => `SELECT legs.*, ifNull(ids.id, 0) AS wallet_id FROM (
   SELECT ifNull(pool, '') AS pool, utime, dex, router,
     ifNull(offer_router_wallet, '') AS ow, ifNull(ask_router_wallet, '') AS aw,
     least(ow, aw) AS token_a, greatest(ow, aw) AS token_b,
@@ -114,7 +106,8 @@ const legsSql = (where: string) => `
     if(amount_a > 0 AND amount_b > 0, toFloat64(amount_b) / toFloat64(amount_a), NULL) AS price,
     ${USD_LEG_SQL}
   FROM swaps FINAL
-  WHERE pool != '' AND (${where})`;
+  WHERE pool != '' AND (${where})) AS legs
+  LEFT JOIN wallet_id_lookup AS ids ON legs.wallet = ids.wallet`;
 
 /** Whether a leg executed: the pool paid an output. */
 const OK_SQL = "ifNull(amount_out > 0, false)";
@@ -123,11 +116,10 @@ const USD_LEG_SQL = `ifNull(volume_usd, 0) AS leg_volume_usd, volume_usd IS NULL
     ifNull(untracked_volume_usd, 0) AS leg_untracked_volume_usd, ifNull(lp_fee_usd, 0) AS leg_lp_fee_usd`;
 
 /**
- * The legs matching `where` with only what the DEX-wide figures take (executed or not, the maker's id, the
- * USD columns), defined as in swapLegsSql: the pools' sides and amounts are not computed. Half the cost of
- * swapLegsSql's for the raw edges of a DEX-wide window (bulk store, 30 days at odd seconds: ~21 → ~9 ms).
+ * The legs matching `where` with only what the DEX-wide rows take (executed or not, the maker's id, the USD
+ * columns), defined as in swapLegsSql: the pools' sides and amounts are not computed.
  */
-export const dexLegsSql = (where: string) => `SELECT legs.*, ifNull(ids.id, 0) AS wallet_id FROM (
+const dexLegsSql = (where: string) => `SELECT legs.*, ifNull(ids.id, 0) AS wallet_id FROM (
     SELECT utime, ${OK_SQL} AS ok, ${WALLET_SQL} AS wallet, ${USD_LEG_SQL}
     FROM swaps FINAL WHERE pool != '' AND (${where})) AS legs
   LEFT JOIN wallet_id_lookup AS ids ON legs.wallet = ids.wallet`;
@@ -160,22 +152,18 @@ const LEG_AGGREGATES = {
 
 export type LegAggregate = keyof typeof LEG_AGGREGATES;
 
-/**
- * The aggregates of `columns` only, each `AS` its column: a reader of a few rollup columns (every aggregate
- * costs). Without `wallets`, wallet_bitmap is an empty bitmap of the column's type (legs read without wallet
- * ids: swapLegsSql `walletIds`).
- */
-export const legAggregatesSql = (columns: readonly LegAggregate[], options: { wallets?: boolean } = {}) =>
-  columns
-    .map((c) =>
-      c === "wallet_bitmap" && options.wallets === false
-        ? "groupBitmapStateIf(wallet_id, false) AS wallet_bitmap"
-        : `${LEG_AGGREGATES[c]} AS ${c}`,
-    )
-    .join(", ");
+/** The aggregates of `columns` only, each `AS` its column. */
+const legAggregatesSql = (columns: readonly LegAggregate[]) =>
+  columns.map((c) => `${LEG_AGGREGATES[c]} AS ${c}`).join(", ");
 
 /** Aggregates of legs (swapLegsSql) into one rollup row's columns, in the table's column order. */
 export const LEG_AGGREGATES_SQL = legAggregatesSql(Object.keys(LEG_AGGREGATES) as LegAggregate[]);
+
+/**
+ * The last executed leg of legs (swapLegsSql) as plain (amount_a, amount_b), (0, 0) without one: the `close`
+ * aggregate finalized, which is what the minute, hour and day rows' `last_trade` is (migration 015).
+ */
+const LAST_TRADE_SQL = "argMaxIf((amount_a, amount_b), ord, ok)";
 
 /** Rollup rows of a finer level merged into the same columns (hour from minutes, day from hours). */
 export const POOL_MERGE_SQL = `
@@ -636,6 +624,28 @@ async function rebuild(store: Store, f: Family, minutes: BucketSet, pools: Pools
   await store.command(coarser(f, "1h", "1d", "toStartOfDay"), params(widen(hours, DAY), pools));
 }
 
+/**
+ * The columns of the seconds rows (migration 026) aggregated from legs: every sum of the pool statistics and
+ * the makers' bitmap (then `last_trade`).
+ */
+const SECOND_AGGREGATES: readonly LegAggregate[] = [...POOL_SUM_COLUMNS, "wallet_bitmap"];
+
+/**
+ * Rewrites the seconds rows (026) of the swaps in `minutes` (of `pools`): per pool and second, the aggregates
+ * the minute rows have of the same legs. Whole minutes are rewritten, so every second of a dirty minute is.
+ * After `assignWalletIds` (the bitmaps hold the makers' ids).
+ */
+async function rebuildSeconds(store: Store, minutes: BucketSet, pools: Pools): Promise<void> {
+  await store.command(
+    `INSERT INTO pool_rollup_1s (pool, bucket, ${SECOND_AGGREGATES.join(", ")}, last_trade, version)
+     SELECT pool, utime AS bucket, ${legAggregatesSql(SECOND_AGGREGATES)}, ${LAST_TRADE_SQL} AS last_trade,
+       ${VERSION} AS version
+     FROM (${swapLegsSql(`${inBuckets("utime").replace("STEP", "toStartOfMinute")} AND ${POOL_KEYS}`)})
+     GROUP BY pool, bucket`,
+    params(minutes, pools),
+  );
+}
+
 /** The coarser buckets holding `s`'s buckets. */
 function widen(s: BucketSet, step: number): BucketSet {
   const lo = floorTo(s.lo, step);
@@ -656,6 +666,7 @@ export async function refreshRollups(store: Store, dirty: DirtyBuckets): Promise
   const pool = setOf(dirty.pool);
   if (pool !== null) {
     await assignWalletIds(store, pool, dirty.pools ?? "all");
+    await rebuildSeconds(store, pool, dirty.pools ?? "all");
     await rebuild(store, POOL, pool, dirty.pools ?? "all");
     await rebuild(store, DEX, pool);
     await rebuildPricedPairs(store, pool);
@@ -673,6 +684,7 @@ export async function refreshRollups(store: Store, dirty: DirtyBuckets): Promise
 export async function refreshRange(store: Store, lo: number, hi: number): Promise<void> {
   const all: BucketSet = { lo: floorTo(lo, MINUTE), hi: floorTo(hi - 1, MINUTE) + MINUTE, buckets: "all" };
   await assignWalletIds(store, all, "all");
+  await rebuildSeconds(store, all, "all");
   await rebuild(store, POOL, all);
   await rebuild(store, DEX, all);
   await rebuild(store, REFERRAL, all);
@@ -711,6 +723,8 @@ export const BACKFILLED = "backfilled:4";
  * data dir, fills it with the rest).
  */
 export const PRICED_PAIRS_FILLED = "priced_pairs:1";
+/** Likewise of the seconds rows (migration 026). */
+export const POOL_SECONDS_FILLED = "pool_seconds:1";
 
 export type RollupLog = (fields: Record<string, unknown>, message: string) => void;
 
@@ -731,7 +745,7 @@ export async function recopyStatesAfter(store: Store, after: number): Promise<vo
 /**
  * At start, before the processor writes: a data dir whose facts predate the rollups is backfilled (day
  * by day, with a progress line, then recorded in rollup_status); one whose facts predate the priced pairs
- * (021) fills those alone, likewise; otherwise the buckets of the facts
+ * (021) or the seconds rows (026) fills those alone, likewise; then the buckets of the facts
  * written after the stored cursor `after` are rewritten (a crash may have stored them without their
  * rollups; re-delivery would rewrite them too, but this does not depend on it). In every case the pool
  * states written after `after` are copied again (`recopyStatesAfter`).
@@ -749,23 +763,28 @@ export async function prepareRollups(
   const flag = (name: string) => ({ name, value: 1, written_at: Math.floor(Date.now() / 1000) });
   if (done[0]?.value !== 1) {
     await backfill(store, options.log, options.daysPerStep ?? 7, ALL_FACTS_SPAN, refreshRange, "rollups");
-    await store.insert("rollup_status", [flag(BACKFILLED), flag(PRICED_PAIRS_FILLED)]);
+    await store.insert("rollup_status", [
+      flag(BACKFILLED),
+      flag(PRICED_PAIRS_FILLED),
+      flag(POOL_SECONDS_FILLED),
+    ]);
     return { backfilled: true, minutes: 0 };
   }
-  const pairs = await store.query(
-    "SELECT value FROM rollup_status FINAL WHERE name = {name:String}",
-    statusRow,
-    { name: PRICED_PAIRS_FILLED },
-  );
-  if (pairs[0]?.value !== 1) {
+  // The tables added after a full backfill, each filled alone from the swaps once.
+  for (const [name, what, rebuildAll] of [
+    [PRICED_PAIRS_FILLED, "priced pairs", (s: Store, m: BucketSet) => rebuildPricedPairs(s, m)],
+    [POOL_SECONDS_FILLED, "pool seconds", (s: Store, m: BucketSet) => rebuildSeconds(s, m, "all")],
+  ] as const) {
+    const filled = await store.query(
+      "SELECT value FROM rollup_status FINAL WHERE name = {name:String}",
+      statusRow,
+      { name },
+    );
+    if (filled[0]?.value === 1) continue;
     const fill = (s: Store, lo: number, hi: number) =>
-      rebuildPricedPairs(s, {
-        lo: floorTo(lo, MINUTE),
-        hi: floorTo(hi - 1, MINUTE) + MINUTE,
-        buckets: "all",
-      });
-    await backfill(store, options.log, options.daysPerStep ?? 7, SWAPS_SPAN, fill, "priced pairs");
-    await store.insert("rollup_status", [flag(PRICED_PAIRS_FILLED)]);
+      rebuildAll(s, { lo: floorTo(lo, MINUTE), hi: floorTo(hi - 1, MINUTE) + MINUTE, buckets: "all" });
+    await backfill(store, options.log, options.daysPerStep ?? 7, SWAPS_SPAN, fill, what);
+    await store.insert("rollup_status", [flag(name)]);
   }
   const dirty = await minutesAfter(store, options.after ?? 0);
   await refreshRollups(store, dirty);
@@ -819,8 +838,8 @@ async function backfill(
 export type Range = readonly [number, number];
 
 /**
- * A window [since, until] (inclusive seconds) cut into what each level serves: raw facts for the partial
- * minutes at both ends, minute rows for the partial hours, hour rows for the partial days, day rows for the
+ * A window [since, until] (inclusive seconds) cut into what each level serves: seconds rows (`raw`) for the
+ * partial minutes at both ends, minute rows for the partial hours, hour rows for the partial days, day rows for the
  * rest. Every level gets two ranges (head and tail), days one; unused ranges are empty.
  */
 export type WindowPieces = {
@@ -853,11 +872,11 @@ export function windowPieces(since: number, until: number): WindowPieces {
 }
 
 /**
- * The partial hours at both ends of [since, until] (inclusive seconds): what `windowPieces` gives the raw
- * edges and the minute rows together, [since, first hour boundary) and [last hour boundary, until + 1); the
- * whole window (and an empty tail) when it holds no whole hour. A read of every pool takes them from the raw
- * legs at once: sorted by time, they are one or two hours of legs, while the minute rows of every pool lie in
- * pieces over the (pool, bucket) key (api/queries/sql/stats.ts).
+ * The partial hours at both ends of [since, until] (inclusive seconds): what `windowPieces` gives the
+ * seconds rows and the minute rows together, [since, first hour boundary) and [last hour boundary,
+ * until + 1); the whole window (and an empty tail) when it holds no whole hour. The pool statistics take them
+ * from the seconds rows at once: sorted by time, they are one or two hours of rows, while the minute rows of
+ * every pool lie in pieces over the (pool, bucket) key (api/queries/sql/stats.ts).
  */
 export function partialHours(since: number, until: number): readonly [Range, Range] {
   const end = until + 1;

@@ -1,7 +1,7 @@
 /**
  * The rollup tables against a naive GROUP BY over the deduplicated facts, written here from the figures'
  * definitions (README "Statistics"), not from infra/store/rollups.ts: per pool and epoch-aligned bucket of
- * a minute, an hour and a day, the executed legs (the pool paid an output), both raw volumes (the pool's two
+ * a second, a minute, an hour and a day, the executed legs (the pool paid an output), both raw volumes (the pool's two
  * router wallets ordered as strings), the distinct makers and the last executed leg's amounts by chain order
  * (the hour rows also through their copy sorted by bucket); per pool and hour or day boundary, the lt of
  * its last state in the step (the state rollups and their copies sorted by time, and the raw states' copy
@@ -14,6 +14,7 @@ import { z } from "zod";
 import type { Store } from "../../infra/store/client.ts";
 
 const LEVELS = [
+  ["1s", 1],
   ["1m", 60],
   ["1h", 3_600],
   ["1d", 86_400],
@@ -253,14 +254,17 @@ export async function rollupsMatchFacts(store: Store): Promise<RollupsCheck> {
   for (const [level, seconds] of LEVELS) {
     const naive = await store.query(NAIVE_POOL, poolBucket, { s: seconds });
     // With the copies sorted by bucket (migrations 015 and 023).
-    const tables = [`pool_rollup_${level}`, ...(level === "1m" ? [] : [`pool_rollup_${level}_by_bucket`])];
+    const tables = [
+      `pool_rollup_${level}`,
+      ...(level === "1s" || level === "1m" ? [] : [`pool_rollup_${level}_by_bucket`]),
+    ];
     for (const table of tables) {
       const rolled = await store.query(rollupPool(table), poolBucket);
       checked += compare(table, poolKey, naive, rolled, problems);
     }
   }
   const stateKey = (r: z.infer<typeof stateBucket>) => `${r.pool}@${r.at}`;
-  for (const [level, seconds] of LEVELS.slice(1)) {
+  for (const [level, seconds] of LEVELS.filter(([l]) => l === "1h" || l === "1d")) {
     const naive = await store.query(NAIVE_STATE, stateBucket, { s: seconds });
     for (const table of [`pool_state_rollup_${level}`, `pool_state_rollup_${level}_by_at`]) {
       const rolled = await store.query(rollupState(table), stateBucket);

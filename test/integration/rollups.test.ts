@@ -22,6 +22,7 @@ import {
   BACKFILLED,
   DAY,
   HOUR,
+  POOL_SECONDS_FILLED,
   POOL_SUMS,
   PRICED_PAIRS_FILLED,
   prepareRollups,
@@ -97,6 +98,7 @@ async function startWithout(
   await store.insert("rollup_status", [
     { name: BACKFILLED, value: 1, written_at: now },
     { name: PRICED_PAIRS_FILLED, value: 1, written_at: now },
+    { name: POOL_SECONDS_FILLED, value: 1, written_at: now },
   ]);
   const logs: string[] = [];
   await prepareRollups(store, { after: 100_000, log: (_f, msg) => logs.push(msg) });
@@ -160,6 +162,26 @@ async function dexWide(store: Store, table: string, bucket: number) {
   return row;
 }
 
+/** The seconds rows (026) of POOL in [from, to), oldest first. */
+async function seconds(store: Store, from: number, to: number) {
+  return store.query(
+    `SELECT toUInt32(bucket) AS b, trades, not_executed, toString(volume_a) AS volume_a,
+       bitmapCardinality(wallet_bitmap) AS wallets, [toString(last_trade.1), toString(last_trade.2)] AS last
+     FROM pool_rollup_1s FINAL
+     WHERE pool = {pool:String} AND bucket >= toDateTime({from:UInt32}, 'UTC') AND bucket < toDateTime({to:UInt32}, 'UTC')
+     ORDER BY bucket`,
+    z.object({
+      b: z.number(),
+      trades: z.coerce.number(),
+      not_executed: z.coerce.number(),
+      volume_a: z.string(),
+      wallets: z.coerce.number(),
+      last: z.tuple([z.string(), z.string()]),
+    }),
+    { pool: POOL, from, to },
+  );
+}
+
 async function naive(store: Store, bucket: number) {
   const [row] = await store.query(
     `SELECT sum(trades) AS trades, toString(sum(volume_a)) AS volume_a FROM naive_1m
@@ -199,6 +221,12 @@ test.serial("a re-delivered batch changes no rollup; a naive view counts it twic
   t.deepEqual(await rollup(store, "pool_rollup_1d", T0), expected);
   t.deepEqual(await dexWide(store, "dex_rollup_1m", m), { trades: 2, wallets: 2 });
   t.deepEqual(await dexWide(store, "dex_rollup_1d", T0), { trades: 2, wallets: 2 });
+  // The seconds rows: one per second with a leg (the failed leg's without a trade), after the re-delivery.
+  t.deepEqual(await seconds(store, m, m + 60), [
+    { b: m + 5, trades: 1, not_executed: 0, volume_a: "1000", wallets: 1, last: ["1000", "7"] },
+    { b: m + 30, trades: 1, not_executed: 0, volume_a: "2000", wallets: 1, last: ["2000", "14"] },
+    { b: m + 59, trades: 0, not_executed: 1, volume_a: "0", wallets: 0, last: ["0", "0"] },
+  ]);
   t.deepEqual(await naive(store, m), { trades: 4, volume_a: "6000" }, "the naive view double-counts");
   await copiesAgree(t, store);
   // Three makers (0:0…, 0:1…, 0:2…; the failed leg's too), each with one id, dense from 1, after the re-delivery.
@@ -849,5 +877,42 @@ test.serial(
     ]);
     t.is(await done(), d + 3 * HOUR);
     t.deepEqual((await rollupsMatchFacts(store)).problems, []);
+  },
+);
+
+test.serial(
+  "seconds rows: a data dir rolled up before them (migration 026) fills them at start",
+  async (t) => {
+    const { store } = t.context;
+    const rows = () =>
+      store.query(
+        `SELECT pool, toUInt32(bucket) AS b, toString(tuple(* EXCEPT (pool, bucket, wallet_bitmap, version))) AS sums,
+         bitmapToArray(wallet_bitmap) AS wallets
+       FROM pool_rollup_1s FINAL ORDER BY b, pool`,
+        z.object({ pool: z.string(), b: z.number(), sums: z.string(), wallets: z.array(z.coerce.number()) }),
+      );
+    const before = await rows();
+    t.true(before.length > 10, `${before.length} seconds rows written by the earlier tests' batches`);
+    await store.command("TRUNCATE TABLE pool_rollup_1s");
+    await store.command(
+      "ALTER TABLE rollup_status DELETE WHERE name = {name:String} SETTINGS mutations_sync = 2",
+      { name: POOL_SECONDS_FILLED },
+    );
+    const logs: string[] = [];
+    const r = await prepareRollups(store, { after: 100_000, log: (_f, msg) => logs.push(msg) });
+    t.is(r.backfilled, false, "the other rollups are not backfilled again");
+    t.true(
+      logs.some((l) => /^pool seconds backfill: (\d+)\/\1 days$/.test(l)),
+      logs.join("\n"),
+    );
+    t.deepEqual(await rows(), before);
+    t.deepEqual((await rollupsMatchFacts(store)).problems, []);
+    // filled once: the next start only rewrites what came after the cursor
+    const again: string[] = [];
+    await prepareRollups(store, { after: 100_000, log: (_f, msg) => again.push(msg) });
+    t.false(
+      again.some((l) => l.startsWith("pool seconds")),
+      again.join("\n"),
+    );
   },
 );

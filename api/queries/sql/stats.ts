@@ -2,22 +2,20 @@
  * Statistics over the rollups (schemas/clickhouse/009_rollups.sql, infra/store/rollups.ts).
  *
  * A window [since, until] (inclusive seconds) is cut by `windowPieces`: the partial minutes at its ends are
- * aggregated from the deduplicated facts with the very expressions the rollups are built with
- * (swapLegsSql / LEG_AGGREGATES_SQL, referralEventsSql / REFERRAL_AGGREGATES_SQL), the rest is read from
- * minute, hour and day rows (FINAL on their sorting key; for every pool, the hour and day rows of the copies
- * sorted by bucket: migrations 015 and 023). The pool statistics take the whole partial hours from the
- * facts (`partialHours`: the raw edges and the minutes together), which costs less than the minute rows of
- * every pool (sorted by pool, they lie in pieces over two days' parts). All parts have the same columns, so
- * one UNION ALL merges them: sums add, `groupBitmapMerge` counts the distinct makers (their dense ids) of the
- * union exactly, and a pool's last trade is the plain `last_trade` of its latest row with trades (no argMax
- * state merged per row). Every value is a bound parameter.
+ * read from the seconds rows (migration 026: the legs' aggregates per pool and second, written by the rollup
+ * writer with the very expressions of the minute rows), the rest from minute, hour and day rows (FINAL on
+ * their sorting key; for every pool, the hour and day rows of the copies sorted by bucket: migrations 015
+ * and 023). The pool statistics take the whole partial hours from the seconds rows (`partialHours`), which
+ * costs less than the minute rows of every pool (sorted by pool, they lie in pieces over two days' parts).
+ * No statement reads the facts: every part is a plain range of rollup rows. All parts have the same
+ * columns, so one UNION ALL merges them: sums add, `groupBitmapMerge` counts the distinct makers (their
+ * dense ids) of the union exactly, and a pool's last trade is the plain `last_trade` of its latest row with
+ * trades (no argMax state merged per row). Every value is a bound parameter.
  */
 import { z } from "zod";
 import type { Store } from "../../../infra/store/client.ts";
 import {
-  dexLegsSql,
   type LegAggregate,
-  legAggregatesSql,
   POOL_SUM_COLUMNS,
   POOL_SUMS,
   partialHours,
@@ -26,7 +24,6 @@ import {
   REFERRAL_AGGREGATES_SQL,
   REFERRAL_MERGE_SQL,
   referralEventsSql,
-  swapLegsSql,
   wholeHours,
   windowPieces,
 } from "../../../infra/store/rollups.ts";
@@ -52,14 +49,17 @@ const poolParams = (pools: readonly string[] | null) => ({
 });
 
 /**
- * A part's rows with `at`: when its last trade happened, as far as ordering the parts goes (a row's bucket,
- * the raw edges' last executed leg; 0 without trades). The parts are disjoint in time, so the window's last
- * trade of a pool is the last_trade of its row with the greatest `at` (a pool's trades are in chain order
- * in time, as the candles' last close also reads them: ./ohlcv.ts).
+ * A part's rows with `at`: when its last trade happened, as far as ordering the parts goes (a row's bucket;
+ * 0 without trades). The parts are disjoint in time, so the window's last trade of a pool is the
+ * last_trade of its row with the greatest `at` (a pool's trades are in chain order in time, as the candles'
+ * last close also reads them: ./ohlcv.ts). `e`: the partial hours, from the seconds rows.
  */
-const rollupPart = (table: string, level: "m" | "h" | "d") =>
+const rollupPart = (table: string, level: "e" | "h" | "d") =>
   `SELECT pool, ${POOL_VALUES}, if(trades > 0, bucket, toDateTime(0, 'UTC')) AS at
    FROM ${table} FINAL WHERE ${POOL_FILTER} AND ${piecesWhere("bucket", level)}`;
+
+/** The rows of each second with a leg (migration 026), sorted by (bucket, pool). */
+const SECONDS = "pool_rollup_1s";
 
 /** The hour and day rows a read of one pool (by key) or of every pool (the copies sorted by bucket) takes. */
 type PoolTables = { readonly hour: string; readonly day: string };
@@ -67,29 +67,22 @@ const ONE_POOL: PoolTables = { hour: "pool_rollup_1h", day: "pool_rollup_1d" };
 const EVERY_POOL: PoolTables = { hour: "pool_rollup_1h_by_bucket", day: "pool_rollup_1d_by_bucket" };
 
 /**
- * Every part of the window, one row per (part, pool): the partial hours from the facts, then hour and day
- * rows. The hour and day rows of every pool are read from the copies sorted by bucket (one contiguous
+ * Every part of the window, one row per (part row, pool): the partial hours' seconds rows, then hour and
+ * day rows. The hour and day rows of every pool are read from the copies sorted by bucket (one contiguous
  * range each: the day rows of a 30-day window of every pool, bulk store, SQL alone at odd seconds, 77 → 66
- * ms, with `wallets` 180 → 135 ms; on whole days 74 → 54 and 150 → 86 ms), one pool's from the tables
- * sorted by pool. Only the parts the window has are in the statement: planning the legs' expressions alone
- * costs ~7 ms (~14 ms with their aggregates) on the embedded engine, even for an empty range, and a window
- * of whole hours or days has no partial hours. The partial hours aggregate only the columns read, and look
- * up no wallet ids unless the makers are counted (`wallets`): on the bulk store's two partial hours of every
- * pool, ~47 ms with every aggregate and the lookup, ~24 ms without.
+ * ms, with the makers 180 → 135 ms; on whole days 74 → 54 and 150 → 86 ms), one pool's from the tables
+ * sorted by pool. Only the parts the window has are in the statement (a window of whole hours or days has
+ * no partial hours). The partial hours were aggregated from the legs at read time before the seconds rows:
+ * on the embedded engine, analysing the legs' expressions and their aggregates cost ~10 ms a statement,
+ * with reading swaps FINAL and looking up the makers' ids on top (bulk store, 30 days of every pool at odd
+ * seconds, the statement without the makers: ~41 → ~31 ms).
  */
-const poolParts = (tables: PoolTables, has: Present, wallets: boolean) =>
+const poolParts = (tables: PoolTables, has: Present) =>
   unionOf([
-    has.edges && edgesPart(wallets),
+    has.edges && rollupPart(SECONDS, "e"),
     has.hour && rollupPart(tables.hour, "h"),
     has.day && rollupPart(tables.day, "d"),
   ]);
-
-/** The partial hours at both ends from the legs (`e` ranges), with the makers' ids when `wallets`. */
-const edgesPart = (wallets: boolean) =>
-  `SELECT pool, ${legAggregatesSql(POOL_AGGREGATES, { wallets })}, argMaxIf((amount_a, amount_b), ord, ok) AS last_trade,
-      maxIf(utime, ok) AS at
-    FROM (${swapLegsSql(`${POOL_FILTER} AND ${piecesWhere("utime", "e")}`, { walletIds: wallets })})
-    GROUP BY pool`;
 
 /** The type each running sum's difference is read as: that of the same column of the other parts. */
 const SUM_TYPES: Partial<Record<LegAggregate, string>> = {
@@ -139,8 +132,8 @@ const SUMS_PART = `SELECT pool,
 
 /**
  * Which parts a window has (infra/store/rollups.ts `windowPieces`, `partialHours`): a statement
- * reads only those. `edges` are the partial hours the pool statistics read from the facts; `raw` and
- * `minute` what the DEX totals read from the facts and the minute rows.
+ * reads only those. `edges` are the partial hours the pool statistics read from the seconds rows; `raw`
+ * and `minute` the partial minutes and hours the DEX totals read from the seconds and the minute rows.
  */
 type Present = { edges: boolean; raw: boolean; minute: boolean; hour: boolean; day: boolean };
 
@@ -198,11 +191,9 @@ const poolStatsSql = (parts: string, wallets: boolean) => `SELECT pool, ${poolTo
   FROM (${parts})
   GROUP BY pool
   ORDER BY pool`;
-const onePoolStatsSql = memoByParts((has) => poolStatsSql(poolParts(ONE_POOL, has, true), true));
-const allPoolStatsWithWalletsSql = memoByParts((has) => poolStatsSql(poolParts(EVERY_POOL, has, true), true));
-const allPoolStatsWithoutWalletsSql = memoByParts((has) =>
-  poolStatsSql(poolParts(EVERY_POOL, has, false), false),
-);
+const onePoolStatsSql = memoByParts((has) => poolStatsSql(poolParts(ONE_POOL, has), true));
+const allPoolStatsWithWalletsSql = memoByParts((has) => poolStatsSql(poolParts(EVERY_POOL, has), true));
+const allPoolStatsWithoutWalletsSql = memoByParts((has) => poolStatsSql(poolParts(EVERY_POOL, has), false));
 const allPoolStatsSql = (wallets: boolean) =>
   wallets ? allPoolStatsWithWalletsSql : allPoolStatsWithoutWalletsSql;
 /**
@@ -211,12 +202,12 @@ const allPoolStatsSql = (wallets: boolean) =>
  */
 const allPoolStatsFromSumsSql = memoByParts(
   (has) => `SELECT pool, ${poolTotals(false)}, argMax(last_trade, at) AS last, max(inexact) AS inexact
-  FROM (${unionOf([has.edges && `SELECT *, toUInt8(0) AS inexact FROM (${edgesPart(false)})`, SUMS_PART])})
+  FROM (${unionOf([has.edges && `SELECT *, toUInt8(0) AS inexact FROM (${rollupPart(SECONDS, "e")})`, SUMS_PART])})
   GROUP BY pool
   ORDER BY pool`,
 );
 /** A few pools without the makers, from their hour and day rows by key (the pools `inexact` above). */
-const somePoolStatsSql = memoByParts((has) => poolStatsSql(poolParts(ONE_POOL, has, false), false));
+const somePoolStatsSql = memoByParts((has) => poolStatsSql(poolParts(ONE_POOL, has), false));
 
 const WIDE_AGGREGATES: readonly LegAggregate[] = [
   "trades",
@@ -231,17 +222,31 @@ const WIDE_VALUES = WIDE_AGGREGATES.join(", ");
 const WIDE_TOTALS = `sum(trades) AS trades, sum(not_executed) AS not_executed, groupBitmapMerge(wallet_bitmap) AS unique_wallets,
     sum(volume_usd) AS volume_usd, sum(untracked_volume_usd) AS untracked_volume_usd,
     sum(lp_fee_usd) AS lp_fee_usd, sum(volume_usd_unknown) AS volume_usd_unknown`;
-const widePart = (table: string, level: "m" | "h" | "d") =>
-  `SELECT ${WIDE_VALUES} FROM ${table} FINAL WHERE ${piecesWhere("bucket", level)}`;
+/** DEX-wide rows of a level, or (`r`) every pool's seconds rows of the partial minutes. */
+const widePart = (table: string, level: "r" | "m" | "h" | "d", values = WIDE_VALUES) =>
+  `SELECT ${values} FROM ${table} FINAL WHERE ${piecesWhere("bucket", level)}`;
+
+/**
+ * The distinct makers of every pool alone, from the same parts as `dexTotalsSql` (their bitmaps, no sum):
+ * all that every pool's list answers beside its rows.
+ */
+const dexWalletsSql = memoByParts(
+  (has) => `SELECT groupBitmapMerge(wallet_bitmap) AS unique_wallets FROM (
+    ${unionOf([
+      has.raw && widePart(SECONDS, "r", "wallet_bitmap"),
+      has.minute && widePart("dex_rollup_1m", "m", "wallet_bitmap"),
+      has.hour && widePart("dex_rollup_1h", "h", "wallet_bitmap"),
+      has.day && widePart("dex_rollup_1d", "d", "wallet_bitmap"),
+    ])}
+  )`,
+);
 
 /** One pool's totals from its rows; every pool's from the DEX-wide rollups (keyed by bucket alone). */
-const poolTotalsSql = memoByParts((has) => `SELECT ${WIDE_TOTALS} FROM (${poolParts(ONE_POOL, has, true)})`);
+const poolTotalsSql = memoByParts((has) => `SELECT ${WIDE_TOTALS} FROM (${poolParts(ONE_POOL, has)})`);
 const dexTotalsSql = memoByParts(
   (has) => `SELECT ${WIDE_TOTALS} FROM (
     ${unionOf([
-      has.raw &&
-        `SELECT ${legAggregatesSql(WIDE_AGGREGATES)}
-    FROM (${dexLegsSql(piecesWhere("utime", "r"))})`,
+      has.raw && widePart(SECONDS, "r"),
       has.minute && widePart("dex_rollup_1m", "m"),
       has.hour && widePart("dex_rollup_1h", "h"),
       has.day && widePart("dex_rollup_1d", "d"),
@@ -387,6 +392,15 @@ export async function selectDexTotals(
   });
   if (row === undefined) throw new Error("an aggregate without GROUP BY returns one row");
   return row;
+}
+
+const dexWalletsRow = z.object({ unique_wallets: counts });
+
+/** The distinct makers of every pool in the window (their union: `dexTotals`' unique_wallets). */
+export async function selectDexWallets(store: Store, w: Window): Promise<number> {
+  const [row] = await store.query(dexWalletsSql(presentIn(w)), dexWalletsRow, windowParams(w));
+  if (row === undefined) throw new Error("an aggregate without GROUP BY returns one row");
+  return row.unique_wallets;
 }
 
 const REFERRAL_VALUES =

@@ -153,6 +153,7 @@ export const EMPTY_STATS: StatsReadModel = {
     lp_fee_usd: 0,
     volume_usd_unknown: 0,
   }),
+  dexWallets: async () => 0,
   poolStats: async () => [],
   poolSides: async () => [],
   operations: async () => [],
