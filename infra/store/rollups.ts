@@ -340,6 +340,7 @@ async function rebuildStates(
   minutes: BucketSet,
   pools: Pools,
   earliest: number = minutes.lo,
+  snapshots = true,
 ): Promise<void> {
   const filter = `${inBuckets("utime").replace("STEP", "toStartOfMinute")} AND ${POOL_KEYS}`;
   await store.command(
@@ -370,8 +371,10 @@ async function rebuildStates(
     },
   );
   // The snapshots from the first boundary these states are part of (that of the earliest state, or of
-  // the first minute's first second), up to the last boundary at or before their last minute.
-  await advanceStateSnapshots(store, ceilTo(earliest, HOUR), floorTo(minutes.hi - MINUTE, HOUR));
+  // the first minute's first second), up to the last boundary at or before their last minute (unless the
+  // caller advances them itself: `refreshRange`).
+  if (snapshots)
+    await advanceStateSnapshots(store, ceilTo(earliest, HOUR), floorTo(minutes.hi - MINUTE, HOUR));
 }
 
 /** Hours of a dense table written by one statement (a catch-up over months goes in steps, each recorded). */
@@ -680,17 +683,26 @@ export async function refreshRollups(store: Store, dirty: DirtyBuckets): Promise
   if (state !== null) await rebuildStates(store, state, dirty.statePools ?? "all", dirty.stateFrom);
 }
 
-/** Rewrites every bucket in [lo, hi) (unix seconds) of both families. */
-export async function refreshRange(store: Store, lo: number, hi: number): Promise<void> {
+/**
+ * Rewrites every bucket in [lo, hi) (unix seconds) of every family, then (unless `dense` is false) the dense
+ * tables from there: up to the last boundary written, when that is later (`advanceHours`).
+ */
+export async function refreshRange(
+  store: Store,
+  lo: number,
+  hi: number,
+  options: { dense?: boolean } = {},
+): Promise<void> {
+  const dense = options.dense !== false;
   const all: BucketSet = { lo: floorTo(lo, MINUTE), hi: floorTo(hi - 1, MINUTE) + MINUTE, buckets: "all" };
   await assignWalletIds(store, all, "all");
   await rebuildSeconds(store, all, "all");
   await rebuild(store, POOL, all);
   await rebuild(store, DEX, all);
   await rebuild(store, REFERRAL, all);
-  await rebuildStates(store, all, "all");
+  await rebuildStates(store, all, "all", all.lo, dense);
   await rebuildPricedPairs(store, all);
-  await advancePoolSums(store, floorTo(all.lo, HOUR) + HOUR, floorTo(all.hi - MINUTE, HOUR));
+  if (dense) await advancePoolSums(store, floorTo(all.lo, HOUR) + HOUR, floorTo(all.hi - MINUTE, HOUR));
 }
 
 const minuteRow = z.object({ m: z.coerce.number().int() });
@@ -762,7 +774,13 @@ export async function prepareRollups(
   );
   const flag = (name: string) => ({ name, value: 1, written_at: Math.floor(Date.now() / 1000) });
   if (done[0]?.value !== 1) {
-    await backfill(store, options.log, options.daysPerStep ?? 7, ALL_FACTS_SPAN, refreshRange, "rollups");
+    const step = (s: Store, lo: number, hi: number) => refreshRange(s, lo, hi, { dense: false });
+    await backfill(store, options.log, options.daysPerStep ?? 7, ALL_FACTS_SPAN, step, "rollups");
+    // The dense tables once, from their first boundary, after every step: each step's own advance would
+    // rewrite every boundary from its week up to the last one written, which in a data dir written before
+    // (a generation bumped, a store written without a start) is the newest: quadratic in the weeks.
+    await advanceStateSnapshots(store, 0, null, options.log);
+    await advancePoolSums(store, 0, null, options.log);
     await store.insert("rollup_status", [
       flag(BACKFILLED),
       flag(PRICED_PAIRS_FILLED),

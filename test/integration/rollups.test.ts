@@ -916,3 +916,50 @@ test.serial(
     );
   },
 );
+
+test.serial(
+  "a full backfill over a data dir rolled up before (a generation bumped) advances the dense tables once",
+  async (t) => {
+    const { store } = t.context;
+    await store.command(
+      "ALTER TABLE rollup_status DELETE WHERE name = {name:String} SETTINGS mutations_sync = 2",
+      { name: BACKFILLED },
+    );
+    // The boundaries each dense table's statements write (their {lo}..{hi}, hour multiples).
+    const written = { pool_state_at_hour: 0, pool_sums_at_hour: 0 };
+    const counting: Store = Object.assign(Object.create(store) as Store, {
+      command: (sql: string, params?: Record<string, unknown>) => {
+        for (const table of Object.keys(written) as (keyof typeof written)[])
+          if (sql.includes(`INSERT INTO ${table} `))
+            written[table] += (Number(params?.hi) - Number(params?.lo)) / HOUR + 1;
+        return store.command(sql, params);
+      },
+    });
+    const logs: string[] = [];
+    const r = await prepareRollups(counting, {
+      after: 100_000,
+      log: (_f, msg) => logs.push(msg),
+      daysPerStep: 7,
+    });
+    t.true(r.backfilled);
+    const steps = logs.filter((l) => l.startsWith("rollups backfill: ")).length;
+    t.true(steps > 3, `${steps} steps of a week: the earlier tests' facts span several weeks`);
+    // Each dense table in one pass after the steps, from its first boundary to the newest: every progress
+    // line counts the same total (a step's own advance would have rewritten from its week to the newest).
+    for (const [what, table] of [
+      ["state snapshots", "pool_state_at_hour"],
+      ["pool sums", "pool_sums_at_hour"],
+    ] as const) {
+      const lines = logs.filter((l) => l.startsWith(`${what}: `));
+      const totals = new Set(lines.map((l) => l.split("/")[1]));
+      t.is(totals.size, 1, `${what}:\n${lines.join("\n")}`);
+      t.is(written[table], Number(lines[0]?.split("/")[1]?.split(" ")[0]), `${table}: each boundary once`);
+      t.regex(lines.at(-1) ?? "", new RegExp(`^${what}: (\\d+)/\\1 hours$`));
+      t.true(
+        logs.indexOf(lines[0] ?? "") > logs.findLastIndex((l) => l.startsWith("rollups backfill: ")),
+        "after the last step",
+      );
+    }
+    t.deepEqual((await rollupsMatchFacts(store)).problems, []);
+  },
+);
