@@ -20,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import { openStore, type Store } from "../../infra/store/client.ts";
 import { writeBatch } from "../../infra/store/facts-writer.ts";
 import { migrate } from "../../infra/store/migrate.ts";
+import { prepareRollups } from "../../infra/store/rollups.ts";
 import { createWorld, type WorldOptions } from "./world.ts";
 
 export const BULK_OPTIONS: WorldOptions = {
@@ -73,6 +74,10 @@ async function build(dir: string, world: WorldOptions, log: (line: string) => vo
   const store = await openStore({ clickhouseUrl: null, dataDir: join(dir, "clickhouse") });
   try {
     await migrate(store);
+    // As the pipeline starts (bin/pipeline.ts): the empty store's rollups recorded as built, so the batches
+    // below keep them, and the first open rolls up nothing again (without it, that open took the store for
+    // one from before the rollups and rewrote all of them).
+    await prepareRollups(store, { after: null, log: (_fields, message) => log(`bulk store: ${message}`) });
     const market = createWorld(world);
     const rows: Record<string, number> = {};
     const count = (r: object) => {
