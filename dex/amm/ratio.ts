@@ -19,12 +19,15 @@ export function toDecimalString(r: Ratio, digits: number, rounding: Rounding): s
   const num = r.num < 0n ? -r.num : r.num;
   const den = r.den < 0n ? -r.den : r.den;
   const scale = POW10[digits] ?? 10n ** BigInt(digits);
+  // A denominator of exactly 10^digits (raw units in whole units) divides exactly: no rounding, no division.
   const scaled =
-    rounding === "floor"
-      ? floorDiv(num * scale, den)
-      : rounding === "ceil"
-        ? ceilDiv(num * scale, den)
-        : floorDiv(2n * num * scale + den, 2n * den);
+    den === scale
+      ? num
+      : rounding === "floor"
+        ? floorDiv(num * scale, den)
+        : rounding === "ceil"
+          ? ceilDiv(num * scale, den)
+          : floorDiv(2n * num * scale + den, 2n * den);
   // The digits of `scaled` split at `digits` from the right; trailing zeros of the fraction dropped.
   const all = scaled.toString().padStart(digits + 1, "0");
   const cut = all.length - digits;

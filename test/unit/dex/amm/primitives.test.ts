@@ -109,8 +109,15 @@ test("decimal rendering equals long division, digit by digit", (t) => {
   };
   for (let i = 0; i < 3000; i++) {
     const num = next(BigInt(1 + (i % 120))) * (i % 7 === 0 ? -1n : 1n);
-    const den = next(BigInt(1 + ((i * 13) % 90))) + 1n;
     const digits = i % 20;
+    // Every fifth: raw units over 10^digits, the whole units of an asset (divided exactly: no rounding).
+    const den = i % 5 === 0 ? 10n ** BigInt(digits) : next(BigInt(1 + ((i * 13) % 90))) + 1n;
+    if (i % 5 === 0)
+      t.is(
+        toDecimalString({ num, den }, digits, "half-up"),
+        longDivision(num, den, digits, "floor"),
+        `${num}/${den} half-up`,
+      );
     for (const rounding of ["floor", "ceil"] as const) {
       t.is(
         toDecimalString({ num, den }, digits, rounding),
