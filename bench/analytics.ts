@@ -35,6 +35,7 @@ import { keepDexTvlInBackground } from "../api/queries/tvl-keeper.ts";
 import { cachedReadModel } from "../api/read-model-cached.ts";
 import { ClickHouseReadModel } from "../api/read-model-clickhouse.ts";
 import { ClickHouseStatsReadModel } from "../api/read-model-stats.ts";
+import { SERVER_NODE_FLAGS } from "../bin/node-flags.ts";
 import type { PricingConfig } from "../dex/pricing/index.ts";
 import { stringifyJson } from "../infra/json.ts";
 import type { Store } from "../infra/store/client.ts";
@@ -311,7 +312,9 @@ async function child(): Promise<AnalyticsBench> {
 const self = fileURLToPath(import.meta.url);
 
 export async function runAnalyticsBench(): Promise<AnalyticsBench> {
-  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", self, "--child"], {
+  // With the server's V8 flags (bin/node-flags.ts): the handlers measured run as they do in a server.
+  const args = [...SERVER_NODE_FLAGS, "--import", "tsx", self, "--child"];
+  const { stdout } = await promisify(execFile)(process.execPath, args, {
     maxBuffer: 1 << 20,
     env: process.env,
   });

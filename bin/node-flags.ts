@@ -2,7 +2,8 @@
  * V8 flags of the CLI's general launchers: bin/tondex, the shebang of bin/tondex.mjs (what `npm link` and
  * `npx tondex` run), `npm start` and `npm run bench` (the API benchmark measures the server `tondex start`
  * runs, in its own process); the benchmarks that start tondex processes (bench/distributed.ts,
- * bench/mainnet.ts) pass them too. V8 reads them only when the process starts, so they are written on
+ * bench/mainnet.ts) or measure the API's handlers in a process of their own (bench/analytics.ts) pass
+ * them too. V8 reads them only when the process starts, so they are written on
  * those command lines; test/unit/bin/launchers.test.ts keeps every launcher carrying them.
  *
  * A young generation of up to 64 MiB per semi-space (Node's default tops out at 16 MiB; V8 grows it only
