@@ -5,8 +5,8 @@
  * (its USD₮-like jetton, TON and the routers' pTON masters), a point per hour over 24 h, per day over 30 d; a
  * pool's TVL history is the busiest priced pool's (the busiest pool of all may have no price). p50/p99 of
  * the handler's work (query functions and the DTO as JSON) for 24 h and 30-day windows, every sample a
- * different window (odd-second bounds, so the raw edges and every rollup level are read; then again 30-day
- * windows on whole days, as dashboards ask, which read no raw edge; and `/v1/stats/dex` over 30 days up to
+ * different window (odd-second bounds, so the seconds rows and every coarser rollup level are read; then
+ * again 30-day windows on whole days, as dashboards ask, which read no seconds row; and `/v1/stats/dex` over 30 days up to
  * the indexed head). `/v1/stats/dex`'s naive reads are all it answers (the totals, and every pool's last
  * state at `until` for its TVL); its totals are also measured alone against the naive totals. The swaps
  * carry USD as the processor prices them (./bulk/world.ts). Target: p50 < 50 ms and p99 < 200 ms at
