@@ -790,7 +790,7 @@ export async function prepareRollups(
   }
   // The tables added after a full backfill, each filled alone from the swaps once.
   for (const [name, what, rebuildAll] of [
-    [PRICED_PAIRS_FILLED, "priced pairs", (s: Store, m: BucketSet) => rebuildPricedPairs(s, m)],
+    [PRICED_PAIRS_FILLED, "priced pairs", rebuildPricedPairs],
     [POOL_SECONDS_FILLED, "pool seconds", (s: Store, m: BucketSet) => rebuildSeconds(s, m, "all")],
   ] as const) {
     const filled = await store.query(

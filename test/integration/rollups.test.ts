@@ -70,6 +70,42 @@ const position = (mc_seqno: number) => ({
   next_offset: BigInt(++seq),
 });
 
+/** Deletes the rollup_status rows named `name` (and waits for the deletion). */
+const forgetStatus = (store: Store, name: string) =>
+  store.command("ALTER TABLE rollup_status DELETE WHERE name = {name:String} SETTINGS mutations_sync = 2", {
+    name,
+  });
+
+/**
+ * The next start (`prepareRollups` after `after`) fills a table added after the rollups alone, from the
+ * swaps (its progress lines `what backfill: n/n days`; the other rollups not backfilled again), `filled`
+ * then checks its rows; the start after that fills nothing.
+ */
+async function fillsOnceAtStart(
+  t: ExecutionContext<unknown>,
+  store: Store,
+  what: string,
+  after: number,
+  filled: () => Promise<void>,
+): Promise<void> {
+  const logs: string[] = [];
+  const r = await prepareRollups(store, { after, log: (_f, msg) => logs.push(msg) });
+  t.is(r.backfilled, false, "the other rollups are not backfilled again");
+  const line = new RegExp(`^${what} backfill: (\\d+)/\\1 days$`);
+  t.true(
+    logs.some((l) => line.test(l)),
+    logs.join("\n"),
+  );
+  await filled();
+  // filled once: the next start only rewrites what came after the cursor
+  const again: string[] = [];
+  await prepareRollups(store, { after, log: (_f, msg) => again.push(msg) });
+  t.false(
+    again.some((l) => l.startsWith(what)),
+    again.join("\n"),
+  );
+}
+
 /**
  * A data dir from before a dense hourly table (`table`, status row `status`): neither its rows nor its
  * status, every other rollup there. The next start fills it alone, with a progress line (`what: n/n hours`).
@@ -82,12 +118,7 @@ async function startWithout(
   what: string,
 ): Promise<void> {
   await store.command(`TRUNCATE TABLE ${table}`);
-  await store.command(
-    "ALTER TABLE rollup_status DELETE WHERE name = {name:String} SETTINGS mutations_sync = 2",
-    {
-      name: status,
-    },
-  );
+  await forgetStatus(store, status);
   const [left] = await store.query(
     "SELECT count() AS n FROM rollup_status WHERE name = {name:String}",
     z.object({ n: z.coerce.number() }),
@@ -648,21 +679,9 @@ test.serial(
       { name: BACKFILLED, value: 1, written_at: Math.floor(Date.now() / 1000) },
     ]);
     t.deepEqual(await pairs(), []);
-    const logs: string[] = [];
-    const r = await prepareRollups(store, { after: 10_000, log: (_f, msg) => logs.push(msg) });
-    t.is(r.backfilled, false, "the other rollups are not backfilled again");
-    t.true(
-      logs.some((l) => /^priced pairs backfill: (\d+)\/\1 days$/.test(l)),
-      logs.join("\n"),
-    );
-    t.deepEqual(await pairs(), expected);
-    // filled once: the next start only rewrites what came after the cursor
-    const again: string[] = [];
-    await prepareRollups(store, { after: 10_000, log: (_f, msg) => again.push(msg) });
-    t.false(
-      again.some((l) => l.startsWith("priced pairs")),
-      again.join("\n"),
-    );
+    await fillsOnceAtStart(t, store, "priced pairs", 10_000, async () => {
+      t.deepEqual(await pairs(), expected);
+    });
   },
 );
 
@@ -894,26 +913,11 @@ test.serial(
     const before = await rows();
     t.true(before.length > 10, `${before.length} seconds rows written by the earlier tests' batches`);
     await store.command("TRUNCATE TABLE pool_rollup_1s");
-    await store.command(
-      "ALTER TABLE rollup_status DELETE WHERE name = {name:String} SETTINGS mutations_sync = 2",
-      { name: POOL_SECONDS_FILLED },
-    );
-    const logs: string[] = [];
-    const r = await prepareRollups(store, { after: 100_000, log: (_f, msg) => logs.push(msg) });
-    t.is(r.backfilled, false, "the other rollups are not backfilled again");
-    t.true(
-      logs.some((l) => /^pool seconds backfill: (\d+)\/\1 days$/.test(l)),
-      logs.join("\n"),
-    );
-    t.deepEqual(await rows(), before);
-    t.deepEqual((await rollupsMatchFacts(store)).problems, []);
-    // filled once: the next start only rewrites what came after the cursor
-    const again: string[] = [];
-    await prepareRollups(store, { after: 100_000, log: (_f, msg) => again.push(msg) });
-    t.false(
-      again.some((l) => l.startsWith("pool seconds")),
-      again.join("\n"),
-    );
+    await forgetStatus(store, POOL_SECONDS_FILLED);
+    await fillsOnceAtStart(t, store, "pool seconds", 100_000, async () => {
+      t.deepEqual(await rows(), before);
+      t.deepEqual((await rollupsMatchFacts(store)).problems, []);
+    });
   },
 );
 
@@ -921,10 +925,7 @@ test.serial(
   "a full backfill over a data dir rolled up before (a generation bumped) advances the dense tables once",
   async (t) => {
     const { store } = t.context;
-    await store.command(
-      "ALTER TABLE rollup_status DELETE WHERE name = {name:String} SETTINGS mutations_sync = 2",
-      { name: BACKFILLED },
-    );
+    await forgetStatus(store, BACKFILLED);
     // The boundaries each dense table's statements write (their {lo}..{hi}, hour multiples).
     const written = { pool_state_at_hour: 0, pool_sums_at_hour: 0 };
     const counting: Store = Object.assign(Object.create(store) as Store, {

@@ -227,31 +227,27 @@ const widePart = (table: string, level: "r" | "m" | "h" | "d", values = WIDE_VAL
   `SELECT ${values} FROM ${table} FINAL WHERE ${piecesWhere("bucket", level)}`;
 
 /**
- * The distinct makers of every pool alone, from the same parts as `dexTotalsSql` (their bitmaps, no sum):
- * all that every pool's list answers beside its rows.
+ * The DEX-wide parts of a window, with `values` of each: every pool's seconds rows for the partial minutes,
+ * then the DEX-wide minute, hour and day rows (keyed by bucket alone).
+ */
+const dexParts = (has: Present, values = WIDE_VALUES) =>
+  unionOf([
+    has.raw && widePart(SECONDS, "r", values),
+    has.minute && widePart("dex_rollup_1m", "m", values),
+    has.hour && widePart("dex_rollup_1h", "h", values),
+    has.day && widePart("dex_rollup_1d", "d", values),
+  ]);
+
+/** One pool's totals from its rows; every pool's from the DEX-wide parts. */
+const poolTotalsSql = memoByParts((has) => `SELECT ${WIDE_TOTALS} FROM (${poolParts(ONE_POOL, has)})`);
+const dexTotalsSql = memoByParts((has) => `SELECT ${WIDE_TOTALS} FROM (${dexParts(has)})`);
+/**
+ * The distinct makers of every pool alone (their bitmaps, no sum): all that every pool's list answers
+ * beside its rows.
  */
 const dexWalletsSql = memoByParts(
-  (has) => `SELECT groupBitmapMerge(wallet_bitmap) AS unique_wallets FROM (
-    ${unionOf([
-      has.raw && widePart(SECONDS, "r", "wallet_bitmap"),
-      has.minute && widePart("dex_rollup_1m", "m", "wallet_bitmap"),
-      has.hour && widePart("dex_rollup_1h", "h", "wallet_bitmap"),
-      has.day && widePart("dex_rollup_1d", "d", "wallet_bitmap"),
-    ])}
-  )`,
-);
-
-/** One pool's totals from its rows; every pool's from the DEX-wide rollups (keyed by bucket alone). */
-const poolTotalsSql = memoByParts((has) => `SELECT ${WIDE_TOTALS} FROM (${poolParts(ONE_POOL, has)})`);
-const dexTotalsSql = memoByParts(
-  (has) => `SELECT ${WIDE_TOTALS} FROM (
-    ${unionOf([
-      has.raw && widePart(SECONDS, "r"),
-      has.minute && widePart("dex_rollup_1m", "m"),
-      has.hour && widePart("dex_rollup_1h", "h"),
-      has.day && widePart("dex_rollup_1d", "d"),
-    ])}
-  )`,
+  (has) =>
+    `SELECT groupBitmapMerge(wallet_bitmap) AS unique_wallets FROM (${dexParts(has, "wallet_bitmap")})`,
 );
 
 const counts = z.coerce.number().int().nonnegative();
