@@ -70,6 +70,21 @@ export type KafkaBusOptions = {
 /** kafkajs's connection retries: about a minute of back-off before a call gives up. */
 const CLIENT_RETRY = { initialRetryTime: 300, maxRetryTime: 5_000, retries: 15 } as const;
 const DEFAULT_MAX_REQUEST_BYTES = 900_000;
+/**
+ * What one fetch of a partition may bring, per record of a full batch (`maxBatch`): kafkajs's default of
+ * 1 MiB per partition is one produce request's record batch (`maxRequestBytes`), ~330 devnet transactions
+ * (2.7 kB each as JSON), so a catch-up was processed in batches of ~330 records whatever `maxBatch` said,
+ * each paying a batch's fixed costs (a window step's classification setup, one insert per table, the
+ * rollups' rebuild statements). 8 kB a record leaves room for transactions larger than the devnet's.
+ */
+const FETCH_BYTES_PER_RECORD = 8 * 1024;
+/** At least kafkajs's default; at most under the broker's `fetch.max.bytes` (55 MiB by default). */
+const MIN_FETCH_BYTES = 1024 * 1024;
+const MAX_FETCH_BYTES = 48 * 1024 * 1024;
+
+/** The most bytes a fetch of one partition brings for batches of `maxBatch` records. */
+export const fetchBytesFor = (maxBatch: number): number =>
+  Math.min(MAX_FETCH_BYTES, Math.max(MIN_FETCH_BYTES, maxBatch * FETCH_BYTES_PER_RECORD));
 /** The error close() ends the sockets still open with (kafkajs logs it; at debug, as the bus's own). */
 const BUS_CLOSED = "the Kafka bus is closed";
 /** A consumer's own restarts after a broker outage: 1 s doubling, capped at 30 s, without end. */
@@ -259,12 +274,17 @@ export function createKafkaBus(
       throw new NonRetryableError(`maxBatch must be at least 1, got ${opts.maxBatch}`);
     const staged: StagedBatchHandler<V, unknown> =
       typeof handler === "function" ? { prepare: handler, sink: async () => {} } : handler;
+    const sessionTimeout = options.sessionTimeoutMs ?? 30_000;
+    const heartbeatInterval = Math.min(3_000, Math.floor(sessionTimeout / 3));
     const kc = kafka.consumer({
       groupId: prefix + group,
       allowAutoTopicCreation: false,
-      sessionTimeout: options.sessionTimeoutMs ?? 30_000,
-      heartbeatInterval: Math.min(3_000, Math.floor((options.sessionTimeoutMs ?? 30_000) / 3)),
+      sessionTimeout,
+      heartbeatInterval,
       maxWaitTimeInMs: Math.max(1, opts.maxWaitMs),
+      // A fetch holds up to a full batch of the partition (kafkajs's 1 MiB default cut batches short).
+      maxBytesPerPartition: fetchBytesFor(opts.maxBatch),
+      maxBytes: fetchBytesFor(opts.maxBatch),
       retry: CLIENT_RETRY,
     });
     let stopped = false;
@@ -327,7 +347,22 @@ export function createKafkaBus(
       void stopConsumer().then(ended);
     });
 
+    /**
+     * kafkajs heartbeats only between fetches and when the handler asks: a fetch of full batches may take
+     * longer to process than the session timeout (a 5,000-record batch took 6–8 s on 2 busy cores, the
+     * distributed session is 10 s), so the group is told this consumer lives all along, not only after
+     * each batch's commit. A consumer that dies stops beating, and its partitions move on as before.
+     */
     const eachBatch = async (payload: EachBatchPayload): Promise<void> => {
+      const beat = setInterval(() => void payload.heartbeat().catch(() => {}), heartbeatInterval);
+      try {
+        await eachFetch(payload);
+      } finally {
+        clearInterval(beat);
+      }
+    };
+
+    const eachFetch = async (payload: EachBatchPayload): Promise<void> => {
       const { batch } = payload;
       const messages = batch.messages;
       // The last offset committed for this partition by this consumer: the fetch that first brought the

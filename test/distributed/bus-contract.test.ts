@@ -319,6 +319,63 @@ test("kafka: two consumers of one group split the partitions; every record is ha
   t.is([...(partitionsOf[0] ?? [])].filter((p) => partitionsOf[1]?.has(p)).length, 0);
 });
 
+/** Values of about 2 kB on the wire, as a raw transaction's JSON is (`topicOf`'s, padded; decode ignores it). */
+const paddedTopicOf = (): Topic<Value> => {
+  const topic = topicOf();
+  const pad = `,"pad":"${"x".repeat(2_000)}"}`;
+  return { ...topic, codec: { ...topic.codec, encode: (v) => topic.codec.encode(v).replace(/\}$/, pad) } };
+};
+
+test("kafka: a backlog is delivered in batches of maxBatch records, not cut at kafkajs's 1 MiB fetch", async (t) => {
+  const bus = createKafkaBus({ brokers: [t.context.kafkaBrokers], partitions: 1, sessionTimeoutMs: 10_000 });
+  t.teardown(() => bus.close());
+  const topic = paddedTopicOf();
+  // 3,000 records of ~2 kB: 6 MB waiting, six of kafkajs's default fetches.
+  await bus.produce(
+    topic,
+    Array.from({ length: 3_000 }, (_, i) => rec("0:AA", i)),
+  );
+  const sizes: number[] = [];
+  const consumer = bus.consume(topic, guid(), async (b) => void sizes.push(b.records.length), {
+    maxBatch: 1_000,
+    maxWaitMs: 10,
+  });
+  await until(() => sizes.reduce((a, b) => a + b, 0) === 3_000);
+  await consumer.stop();
+  t.deepEqual(sizes, [1_000, 1_000, 1_000]);
+});
+
+test("kafka: a batch that takes longer than the session timeout keeps its consumer in the group (handled once)", async (t) => {
+  // 6 s: the broker's least session timeout (group.min.session.timeout.ms).
+  const bus = createKafkaBus({ brokers: [t.context.kafkaBrokers], partitions: 1, sessionTimeoutMs: 6_000 });
+  t.teardown(() => bus.close());
+  const topic = topicOf();
+  await bus.produce(
+    topic,
+    Array.from({ length: 20 }, (_, i) => rec("0:AA", i)),
+  );
+  const handled: number[] = [];
+  const consumer = bus.consume(
+    topic,
+    guid(),
+    async (b) => {
+      // The first batch takes 9 s: without heartbeats while it runs, the group drops this consumer and
+      // its commit fails, so the batch is handled again.
+      if (handled.length === 0) await new Promise((r) => setTimeout(r, 9_000));
+      handled.push(...ns(b));
+    },
+    { maxBatch: 10, maxWaitMs: 10 },
+  );
+  await until(() => handled.length >= 20, 60_000);
+  // Time for a re-delivery to show, had the first batch's commit been refused.
+  await new Promise((r) => setTimeout(r, 2_000));
+  await consumer.stop();
+  t.deepEqual(
+    handled,
+    Array.from({ length: 20 }, (_, i) => i),
+  );
+});
+
 // kafkajs is CommonJS and spreads its error classes into its exports, which Node cannot name statically.
 const { KafkaJSProtocolError } = kafkajs as unknown as {
   KafkaJSProtocolError: new (e: { type: string; code: number; retriable: boolean; message: string }) => Error;
