@@ -78,12 +78,12 @@ const DEFAULT_MAX_REQUEST_BYTES = 900_000;
  * rollups' rebuild statements). 8 kB a record leaves room for transactions larger than the devnet's.
  */
 const FETCH_BYTES_PER_RECORD = 8 * 1024;
-/** At least kafkajs's default; at most under the broker's `fetch.max.bytes` (55 MiB by default). */
+/** At least kafkajs's default; at most under the broker's `fetch.max.bytes` (50 MiB by default). */
 const MIN_FETCH_BYTES = 1024 * 1024;
 const MAX_FETCH_BYTES = 48 * 1024 * 1024;
 
 /** The most bytes a fetch of one partition brings for batches of `maxBatch` records. */
-export const fetchBytesFor = (maxBatch: number): number =>
+const fetchBytesFor = (maxBatch: number): number =>
   Math.min(MAX_FETCH_BYTES, Math.max(MIN_FETCH_BYTES, maxBatch * FETCH_BYTES_PER_RECORD));
 /** The error close() ends the sockets still open with (kafkajs logs it; at debug, as the bus's own). */
 const BUS_CLOSED = "the Kafka bus is closed";
